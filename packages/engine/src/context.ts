@@ -1,0 +1,40 @@
+// What tables, cursors and writers share of an open store.
+import type { Schema } from 'apache-arrow';
+import type { Executor } from './exec/executor.js';
+import type { Snapshots } from './read/snapshots.js';
+import type { BlobStore } from './storage/blobstore.js';
+import type { ColumnCache } from './storage/cache.js';
+import type { MetaStore } from './storage/metastore.js';
+import type { TableRecord } from './storage/records.js';
+
+/** Tuning knobs, all with defaults (see openStore). */
+export interface EngineOptions {
+  /** Target rows per partition; inserts are cut to this and compaction merges up to it. */
+  readonly partitionRows: number;
+  /** Partitions with fewer rows scan inline on the calling thread instead of in the pool. */
+  readonly inlineRows: number;
+  /** Merge a run of this many contiguous small partitions. */
+  readonly compactRun: number;
+  /** Bytes of decoded columns kept in memory. */
+  readonly cacheBytes: number;
+}
+
+/** Shared state of an open store, handed to tables and cursors. */
+export interface StoreContext {
+  readonly meta: MetaStore;
+  readonly blobs: BlobStore;
+  readonly cache: ColumnCache;
+  readonly snapshots: Snapshots;
+  /** The worker pool, or null when the store runs with `workers: 0`. */
+  readonly pool: Executor | null;
+  readonly inline: Executor;
+  readonly options: EngineOptions;
+  /** The decoded schema of a table record (cached). */
+  schemaOf(record: TableRecord): Schema;
+  /** Throws `Closed` once the store is closed. */
+  checkOpen(): void;
+  /** Runs work after the caller returns (compaction, file removal); close() waits for it. */
+  background(name: string, work: () => Promise<void>): void;
+  /** Deletes the files of retired partitions that no reader can see any more. */
+  collectGarbage(): void;
+}

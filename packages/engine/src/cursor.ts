@@ -1,0 +1,85 @@
+// A lazy select: nothing runs until one of its iterators is iterated; each iteration is a fresh snapshot.
+import { type RecordBatch, Table as ArrowTable } from 'apache-arrow';
+import type { StoreContext } from './context.js';
+import { batchToRows } from './data/rows.js';
+import { HaloclineError } from './errors.js';
+import { scanBatches, scanCount } from './read/execute.js';
+import { plan, type SelectOptions } from './read/plan.js';
+import { openSnapshot } from './read/snapshot.js';
+
+/** A row as a plain object (int64 as bigint, timestamps and dates as Date). */
+export type Row = Record<string, unknown>;
+
+/**
+ * The result of `table.select(...)`. Iterate it one way per pass.
+ * @example
+ * for await (const row of t.select('depth > $d', { vars: { d: 100 } }).rows()) console.log(row.temp)
+ */
+export class Cursor {
+  constructor(
+    private readonly ctx: StoreContext,
+    private readonly table: string,
+    private readonly filter: string | undefined,
+    private readonly options: SelectOptions = {},
+  ) {}
+
+  /** Arrow record batches as they are produced, in row order. */
+  async *batches(): AsyncGenerator<RecordBatch> {
+    const snap = openSnapshot(this.ctx, this.table);
+    try {
+      yield* scanBatches(this.ctx, snap, plan(snap.schema, this.table, this.filter, this.options));
+    } finally {
+      snap.release();
+    }
+  }
+
+  /** One arrow Table (the JS data frame) per chunk. */
+  async *dataframes(): AsyncGenerator<ArrowTable> {
+    for await (const b of this.batches()) yield new ArrowTable([b]);
+  }
+
+  /** Rows as plain objects. */
+  async *rows(): AsyncGenerator<Row> {
+    for await (const b of this.batches()) yield* batchToRows(b);
+  }
+
+  /** Arrays of `size` rows (the last may be shorter); `size` 0 gives one page per chunk as it arrives. */
+  async *pages(size: number): AsyncGenerator<Row[]> {
+    if (!Number.isInteger(size) || size < 0) {
+      throw new HaloclineError('InvalidArgument', `page size must be a non-negative integer, got ${String(size)}`, { table: this.table });
+    }
+    let page: Row[] = [];
+    for await (const b of this.batches()) {
+      const rows = batchToRows(b);
+      if (size === 0) {
+        yield rows;
+        continue;
+      }
+      for (const r of rows) {
+        page.push(r);
+        if (page.length === size) {
+          yield page;
+          page = [];
+        }
+      }
+    }
+    if (page.length > 0) yield page;
+  }
+
+  /** Every row, as an array. */
+  async all(): Promise<Row[]> {
+    const out: Row[] = [];
+    for await (const b of this.batches()) for (const r of batchToRows(b)) out.push(r);
+    return out;
+  }
+
+  /** The number of matching rows, without materialising them. */
+  async count(): Promise<number> {
+    const snap = openSnapshot(this.ctx, this.table);
+    try {
+      return await scanCount(this.ctx, snap, plan(snap.schema, this.table, this.filter, this.options));
+    } finally {
+      snap.release();
+    }
+  }
+}

@@ -1,0 +1,39 @@
+import fc from 'fast-check';
+import { Bool, type DataType, Float32, Float64, Int16, Int64, Int8, Utf8, makeData, makeVector, vectorFromArray } from 'apache-arrow';
+import { describe, expect, it } from 'vitest';
+import { valueWidth } from '../read/plan.js';
+import { gather } from './gather.js';
+import type { TaskColumn } from './task.js';
+
+const layouts: Array<{ type: DataType; gen: fc.Arbitrary<unknown> }> = [
+  { type: new Float64(), gen: fc.option(fc.double(), { nil: null }) },
+  { type: new Float32(), gen: fc.option(fc.float({ noNaN: true }), { nil: null }) },
+  { type: new Int64(), gen: fc.option(fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), { nil: null }) },
+  { type: new Int16(), gen: fc.option(fc.integer({ min: -32768, max: 32767 }), { nil: null }) },
+  { type: new Int8(), gen: fc.option(fc.integer({ min: -128, max: 127 }), { nil: null }) },
+  { type: new Bool(), gen: fc.option(fc.boolean(), { nil: null }) },
+  { type: new Utf8(), gen: fc.option(fc.string(), { nil: null }) },
+];
+
+describe('gather', () => {
+  it.each(layouts.map((l) => [String(l.type), l] as const))('picks the selected %s rows bit-exactly', (_n, { type, gen }) => {
+    fc.assert(
+      fc.property(fc.array(gen, { minLength: 1, maxLength: 80 }), fc.array(fc.boolean(), { minLength: 80, maxLength: 80 }), (values, picks) => {
+        const data = vectorFromArray(values, type as never).data[0]!;
+        const sel = Int32Array.from(values.flatMap((_, i) => (picks[i] ? [i] : [])));
+        const col: TaskColumn = {
+          values: data.values as TaskColumn['values'],
+          validity: data.nullCount > 0 ? data.nullBitmap! : null,
+          offsets: (data.valueOffsets as Int32Array | undefined) ?? null,
+          nullCount: data.nullCount,
+          width: valueWidth(type),
+        };
+        const out = gather(col, sel, sel.length);
+        const got = makeVector(makeData({ type, length: sel.length, nullCount: out.nullCount, nullBitmap: out.validity ?? undefined, data: out.values, valueOffsets: out.offsets ?? undefined } as never));
+        const all = [...makeVector(data)];
+        expect([...got]).toEqual([...sel].map((i) => all[i]));
+      }),
+      { numRuns: 80 },
+    );
+  });
+});

@@ -1,0 +1,36 @@
+// The pool executor: scans on a Piscina worker pool, one thread per core.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+import { type ErrorCode, HaloclineError } from '../errors.js';
+import type { Executor } from './executor.js';
+import type { ScanResult, ScanTask } from './task.js';
+import type { WorkerReply } from './worker.js';
+
+/** Runs tasks on `threads` worker threads. Buffers are shared (SharedArrayBuffer), never transferred. */
+export class PoolExecutor implements Executor {
+  private readonly pool: Piscina;
+
+  constructor(readonly concurrency: number) {
+    const { filename, execArgv } = workerEntry();
+    this.pool = new Piscina({ filename, execArgv, minThreads: concurrency, maxThreads: concurrency, idleTimeout: 60_000 });
+  }
+
+  async run(task: ScanTask): Promise<ScanResult> {
+    const reply = (await this.pool.run(task)) as WorkerReply;
+    if ('ok' in reply) return reply.ok;
+    const { code, message, context } = reply.error;
+    throw new HaloclineError(code as ErrorCode, message, context);
+  }
+
+  async close(): Promise<void> {
+    await this.pool.destroy();
+  }
+}
+
+// Running from TypeScript sources (tests), workers load the .ts entry through tsx; built, the .js one.
+function workerEntry(): { filename: string; execArgv: string[] } {
+  const js = fileURLToPath(new URL('./worker.js', import.meta.url));
+  if (existsSync(js)) return { filename: js, execArgv: [] };
+  return { filename: fileURLToPath(new URL('./worker.ts', import.meta.url)), execArgv: ['--import', 'tsx'] };
+}

@@ -1,0 +1,41 @@
+// The unit of work sent to an executor: one partition's columns, a filter, what to return.
+import type { ColumnArrays } from '../expr/kernel.js';
+import type { TypedExpr } from '../expr/index.js';
+
+/** A filter as sent to workers: plain data; `key` caches the compiled kernel per worker. */
+export interface TaskFilter {
+  readonly typed: TypedExpr;
+  readonly key: string;
+  readonly columns: readonly string[];
+}
+
+/** A column chunk given to a scan: kernel arrays plus what gather needs. */
+export interface TaskColumn extends ColumnArrays {
+  readonly nullCount: number;
+  /** Byte width of a fixed-width value, 0 for bit-packed bool, -1 for variable-length (utf8/binary). */
+  readonly width: number;
+}
+
+/** Scan one partition: count matching rows, or return the projected columns of matching rows. */
+export interface ScanTask {
+  readonly mode: 'count' | 'select';
+  readonly length: number;
+  readonly filter: TaskFilter | null;
+  readonly columns: Readonly<Record<string, TaskColumn>>;
+  /** Output column names (select mode). */
+  readonly project: readonly string[];
+}
+
+/** One output column of a select; buffers are SharedArrayBuffer-backed (or the input's own). */
+export interface ResultColumn {
+  readonly values: ColumnArrays['values'];
+  readonly validity: Uint8Array | null;
+  readonly offsets: Int32Array | BigInt64Array | null;
+  readonly nullCount: number;
+}
+
+/** What a scan returns: the match count, and in select mode the gathered columns. */
+export interface ScanResult {
+  readonly count: number;
+  readonly columns?: readonly ResultColumn[];
+}

@@ -1,0 +1,108 @@
+// Executes a plan over a snapshot: partitions in parallel on the executor, results in row order.
+import { type Data, RecordBatch, Struct, makeData } from 'apache-arrow';
+import type { StoreContext } from '../context.js';
+import type { ResultColumn, ScanTask, TaskColumn } from '../exec/task.js';
+import type { PartRecord } from '../storage/records.js';
+import { loadColumn } from './load.js';
+import { type Plan, valueWidth } from './plan.js';
+import type { Snapshot } from './snapshot.js';
+
+/** Streams the matching rows as record batches, one per partition with matches, in row order. */
+export async function* scanBatches(ctx: StoreContext, snap: Snapshot, plan: Plan): AsyncGenerator<RecordBatch> {
+  const parts = candidates(snap, plan);
+  const cache = !oversized(ctx, parts, plan);
+  const window = Math.max(2, 2 * (ctx.pool?.concurrency ?? 1));
+  const queue: Promise<RecordBatch | null>[] = [];
+  let next = 0;
+  const fill = () => {
+    while (queue.length < window && next < parts.length) {
+      const p = selectPart(ctx, parts[next++]!, plan, cache);
+      p.catch(() => undefined); // surfaced when awaited in order
+      queue.push(p);
+    }
+  };
+  fill();
+  while (queue.length > 0) {
+    const batch = await queue.shift()!;
+    fill();
+    if (batch && batch.numRows > 0) yield batch;
+  }
+}
+
+/** Counts the matching rows without materialising them. */
+export async function scanCount(ctx: StoreContext, snap: Snapshot, plan: Plan): Promise<number> {
+  const parts = candidates(snap, plan);
+  if (plan.filter === null) return parts.reduce((n, p) => n + p.rows, 0);
+  const cache = !oversized(ctx, parts, plan);
+  const counts = await Promise.all(
+    parts.map(async (part) => (await run(ctx, part, await task(ctx, part, plan, 'count', cache))).count),
+  );
+  return counts.reduce((a, b) => a + b, 0);
+}
+
+function candidates(snap: Snapshot, plan: Plan): PartRecord[] {
+  if (plan.empty) return [];
+  return snap.parts.filter((p) => p.rows > 0 && plan.mayMatch(p.zones));
+}
+
+// a scan that needs more than half the cache reads through it instead of flushing it
+function oversized(ctx: StoreContext, parts: readonly PartRecord[], plan: Plan): boolean {
+  const share = needed(plan).length / Math.max(1, plan.schema.fields.length);
+  const bytes = parts.reduce((n, p) => n + p.bytes, 0) * share;
+  return bytes > ctx.options.cacheBytes / 2;
+}
+
+function needed(plan: Plan): string[] {
+  const names = new Set(plan.output.fields.map((f) => f.name));
+  for (const c of plan.filter?.columns ?? []) names.add(c);
+  return [...names];
+}
+
+async function selectPart(ctx: StoreContext, part: PartRecord, plan: Plan, cache: boolean): Promise<RecordBatch | null> {
+  if (plan.filter === null) {
+    // every row: the cached chunks are the result, no scan needed
+    const children = await Promise.all(plan.output.fields.map((f) => loadColumn(ctx, part, f.name, cache)));
+    return batchOf(plan, part.rows, children);
+  }
+  const result = await run(ctx, part, await task(ctx, part, plan, 'select', cache));
+  if (result.count === 0 || !result.columns) return null;
+  const children = plan.output.fields.map((f, i) => dataOf(f.type, result.count, result.columns![i]!));
+  return batchOf(plan, result.count, children);
+}
+
+async function task(ctx: StoreContext, part: PartRecord, plan: Plan, mode: ScanTask['mode'], cache: boolean): Promise<ScanTask> {
+  const names = mode === 'count' ? [...(plan.filter?.columns ?? [])] : needed(plan);
+  const loaded = await Promise.all(names.map((n) => loadColumn(ctx, part, n, cache)));
+  const columns: Record<string, TaskColumn> = {};
+  names.forEach((name, i) => {
+    const data = loaded[i]!;
+    columns[name] = {
+      values: data.values as TaskColumn['values'],
+      validity: data.nullCount > 0 ? (data.nullBitmap ?? null) : null,
+      offsets: (data.valueOffsets as Int32Array | BigInt64Array | undefined) ?? null,
+      nullCount: data.nullCount,
+      width: valueWidth(data.type),
+    };
+  });
+  return { mode, length: part.rows, filter: plan.filter, columns, project: mode === 'count' ? [] : plan.output.fields.map((f) => f.name) };
+}
+
+function run(ctx: StoreContext, part: PartRecord, t: ScanTask) {
+  const executor = ctx.pool !== null && part.rows >= ctx.options.inlineRows ? ctx.pool : ctx.inline;
+  return executor.run(t);
+}
+
+function dataOf(type: Data['type'], length: number, c: ResultColumn): Data {
+  return makeData({
+    type,
+    length,
+    nullCount: c.nullCount,
+    nullBitmap: c.validity ?? undefined,
+    data: c.values,
+    valueOffsets: c.offsets ?? undefined,
+  } as never);
+}
+
+function batchOf(plan: Plan, length: number, children: Data[]): RecordBatch {
+  return new RecordBatch(plan.output, makeData({ type: new Struct(plan.output.fields), length, nullCount: 0, children }));
+}

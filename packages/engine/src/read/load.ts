@@ -1,0 +1,66 @@
+// Loads a partition's columns into SharedArrayBuffers (through the column cache) for scans.
+import type { Data } from 'apache-arrow';
+import type { StoreContext } from '../context.js';
+import { PREFIX_BYTES, checkPrefix, decodeSegment } from '../storage/format.js';
+import type { PartRecord } from '../storage/records.js';
+import { HaloclineError } from '../errors.js';
+
+const verified = new WeakMap<StoreContext, Set<string>>();
+const inflight = new WeakMap<StoreContext, Map<string, Promise<Data>>>();
+
+/**
+ * The named column of a partition. Cached unless `cache` is false (large one-off scans read
+ * through, so a full-table stream does not evict the hot set or grow memory).
+ */
+export async function loadColumn(ctx: StoreContext, part: PartRecord, column: string, cache = true): Promise<Data> {
+  const key = `${part.id}/${column}`;
+  const hit = ctx.cache.get(key);
+  if (hit) return hit.data;
+  const pending = inflightOf(ctx);
+  const running = pending.get(key);
+  if (running) return running;
+  const load = read(ctx, part, column).then((data) => {
+    if (cache) ctx.cache.put(key, { data, bytes: byteSize(data) });
+    return data;
+  });
+  pending.set(key, load);
+  try {
+    return await load;
+  } finally {
+    pending.delete(key);
+  }
+}
+
+async function read(ctx: StoreContext, part: PartRecord, column: string): Promise<Data> {
+  const seg = part.segments.find((s) => s.name === column);
+  if (!seg) throw new HaloclineError('Corrupt', `partition ${part.id} has no column "${column}"`, { column, path: part.file });
+  await verify(ctx, part);
+  const bytes = new Uint8Array(new SharedArrayBuffer(seg.length));
+  await ctx.blobs.read(part.file, seg.offset, bytes);
+  const data = decodeSegment(bytes, part.file);
+  if (data.length !== part.rows) {
+    throw new HaloclineError('Corrupt', `${part.file}: column "${column}" has ${data.length} rows, expected ${part.rows}`, { path: part.file });
+  }
+  return data;
+}
+
+// check each file's magic and format version once per process
+async function verify(ctx: StoreContext, part: PartRecord): Promise<void> {
+  let seen = verified.get(ctx);
+  if (!seen) verified.set(ctx, (seen = new Set()));
+  if (seen.has(part.id)) return;
+  const prefix = new Uint8Array(PREFIX_BYTES);
+  await ctx.blobs.read(part.file, 0, prefix);
+  checkPrefix(prefix, part.file);
+  seen.add(part.id);
+}
+
+function inflightOf(ctx: StoreContext): Map<string, Promise<Data>> {
+  let m = inflight.get(ctx);
+  if (!m) inflight.set(ctx, (m = new Map()));
+  return m;
+}
+
+function byteSize(data: Data): number {
+  return (data.values?.byteLength ?? 0) + (data.valueOffsets?.byteLength ?? 0) + (data.nullBitmap?.byteLength ?? 0);
+}

@@ -1,0 +1,73 @@
+// Plans a select: validate the projection, prepare the filter, derive the zone-map pruning predicate.
+import { type DataType, Schema, Type } from 'apache-arrow';
+import { HaloclineError } from '../errors.js';
+import { prepareFilter, zonePredicate, type Vars } from '../expr/index.js';
+import type { ZoneMaps } from '../expr/kernel.js';
+import type { TaskFilter } from '../exec/task.js';
+
+/** A prepared select over one schema. */
+export interface Plan {
+  readonly schema: Schema;
+  /** Schema of the result (the projected fields, in the requested order). */
+  readonly output: Schema;
+  /** null: every row; otherwise the filter sent to scans. */
+  readonly filter: TaskFilter | null;
+  /** True when the filter folded to a constant false: no partition is read. */
+  readonly empty: boolean;
+  /** False when a partition's zone maps prove no row can match. */
+  readonly mayMatch: (zones: ZoneMaps) => boolean;
+}
+
+/** Select options: projected columns and bind variables. */
+export interface SelectOptions {
+  readonly cols?: readonly string[];
+  readonly vars?: Vars;
+}
+
+/** Builds the plan; throws QuerySyntax/QueryType/InvalidArgument with context on bad input. */
+export function plan(schema: Schema, table: string, filter: string | undefined, options: SelectOptions = {}): Plan {
+  const output = projection(schema, table, options.cols);
+  if (filter === undefined || filter.trim() === '') return { schema, output, filter: null, empty: false, mayMatch: () => true };
+  if (typeof filter !== 'string') throw new HaloclineError('InvalidArgument', 'the filter must be a string', { table });
+  const prepared = prepareFilter(filter, schema, options.vars);
+  if (prepared.constant === true) return { schema, output, filter: null, empty: false, mayMatch: () => true };
+  if (prepared.constant === false) return { schema, output, filter: null, empty: true, mayMatch: () => false };
+  return {
+    schema,
+    output,
+    filter: { typed: prepared.typed, key: prepared.key, columns: prepared.columns },
+    empty: false,
+    mayMatch: zonePredicate(prepared.typed),
+  };
+}
+
+/** Byte width of a fixed-width type, 0 for bit-packed bool, -1 for variable-length types. */
+export function valueWidth(type: DataType): number {
+  switch (type.typeId) {
+    case Type.Bool:
+      return 0;
+    case Type.Utf8:
+    case Type.LargeUtf8:
+    case Type.Binary:
+    case Type.LargeBinary:
+      return -1;
+    default:
+      return (type.ArrayType as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT * ((type as { stride?: number }).stride ?? 1);
+  }
+}
+
+function projection(schema: Schema, table: string, cols: readonly string[] | undefined): Schema {
+  if (cols === undefined) return schema;
+  if (!Array.isArray(cols)) throw new HaloclineError('InvalidArgument', 'cols must be an array of column names', { table });
+  const seen = new Set<string>();
+  const fields = cols.map((name) => {
+    const field = schema.fields.find((f) => f.name === name);
+    if (!field) {
+      throw new HaloclineError('InvalidArgument', `unknown column "${String(name)}" in cols; the table has ${schema.fields.map((f) => f.name).join(', ')}`, { table, column: String(name) });
+    }
+    if (seen.has(name)) throw new HaloclineError('InvalidArgument', `column "${name}" appears twice in cols`, { table, column: name });
+    seen.add(name);
+    return field;
+  });
+  return new Schema(fields, schema.metadata);
+}

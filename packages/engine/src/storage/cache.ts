@@ -1,0 +1,55 @@
+// A byte-bounded LRU of decoded column chunks held in SharedArrayBuffers, shared with scan workers.
+import type { Data } from 'apache-arrow';
+
+/** A decoded column chunk of one partition. `bytes` is what it costs in memory. */
+export interface CachedColumn {
+  readonly data: Data;
+  readonly bytes: number;
+}
+
+/** LRU by bytes; entries are keyed `${part}/${column}`. */
+export class ColumnCache {
+  private readonly entries = new Map<string, CachedColumn>();
+  private used = 0;
+
+  constructor(readonly budget: number) {}
+
+  get(key: string): CachedColumn | undefined {
+    const hit = this.entries.get(key);
+    if (hit) {
+      // move to the most-recently-used end
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+    }
+    return hit;
+  }
+
+  /** Stores an entry unless it alone exceeds the budget; evicts least recently used entries. */
+  put(key: string, value: CachedColumn): void {
+    if (value.bytes > this.budget) return;
+    this.delete(key);
+    this.entries.set(key, value);
+    this.used += value.bytes;
+    for (const [k, v] of this.entries) {
+      if (this.used <= this.budget) break;
+      this.entries.delete(k);
+      this.used -= v.bytes;
+    }
+  }
+
+  /** Drops every column of a partition (its file is gone or going). */
+  dropPart(part: string): void {
+    for (const k of [...this.entries.keys()]) if (k.startsWith(`${part}/`)) this.delete(k);
+  }
+
+  get bytesUsed(): number {
+    return this.used;
+  }
+
+  private delete(key: string): void {
+    const old = this.entries.get(key);
+    if (!old) return;
+    this.entries.delete(key);
+    this.used -= old.bytes;
+  }
+}

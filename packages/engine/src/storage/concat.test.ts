@@ -1,0 +1,31 @@
+import fc from 'fast-check';
+import { Bool, type DataType, Float64, Int64, LargeUtf8, Utf8, makeVector, vectorFromArray } from 'apache-arrow';
+import { describe, expect, it } from 'vitest';
+import { concatData } from './concat.js';
+
+const layouts: Array<{ type: DataType; gen: fc.Arbitrary<unknown> }> = [
+  { type: new Float64(), gen: fc.option(fc.double({ noNaN: true }), { nil: null }) },
+  { type: new Int64(), gen: fc.option(fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), { nil: null }) },
+  { type: new Bool(), gen: fc.option(fc.boolean(), { nil: null }) },
+  { type: new Utf8(), gen: fc.option(fc.string(), { nil: null }) },
+  { type: new LargeUtf8(), gen: fc.option(fc.string(), { nil: null }) },
+];
+
+describe('concatData', () => {
+  it.each(layouts.map((l) => [String(l.type), l] as const))('joins sliced %s chunks with nulls into one offset-0 chunk', (_name, { type, gen }) => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.array(gen, { maxLength: 40 }), fc.nat(), fc.nat()), { minLength: 1, maxLength: 5 }), (parts) => {
+        const chunks = parts.map(([values, a, b]) => {
+          const data = vectorFromArray(values, type as never).data[0]!;
+          const from = values.length ? a % values.length : 0;
+          return data.slice(from, values.length ? b % (values.length - from + 1) : 0);
+        });
+        const expected = chunks.flatMap((c) => [...makeVector(c)]);
+        const out = concatData(type, chunks);
+        expect(out.offset).toBe(0);
+        expect([...makeVector(out)]).toEqual(expected);
+      }),
+      { numRuns: 60 },
+    );
+  });
+});

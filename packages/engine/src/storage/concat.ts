@@ -1,0 +1,70 @@
+// Concatenates Arrow chunks (possibly sliced, offset != 0) into one contiguous chunk with offset 0.
+import { type Data, type DataType, Type, makeData } from 'apache-arrow';
+
+/** One contiguous chunk holding the rows of `chunks` in order. Reuses a lone offset-0 chunk as is. */
+export function concatData(type: DataType, chunks: readonly Data[]): Data {
+  if (chunks.length === 1 && chunks[0]!.offset === 0) return chunks[0]!;
+  const length = chunks.reduce((n, c) => n + c.length, 0);
+  const nullCount = chunks.reduce((n, c) => n + c.nullCount, 0);
+  const nullBitmap = nullCount > 0 ? concatBits(chunks, length, (c) => c.nullBitmap, true) : undefined;
+  switch (type.typeId) {
+    case Type.Bool:
+      return makeData({ type, length, nullCount, nullBitmap, data: concatBits(chunks, length, (c) => c.values as Uint8Array, false) } as never);
+    case Type.Utf8:
+    case Type.LargeUtf8:
+    case Type.Binary:
+    case Type.LargeBinary:
+      return makeData({ type, length, nullCount, nullBitmap, ...concatVariable(chunks, length, type.typeId === Type.LargeUtf8 || type.typeId === Type.LargeBinary) } as never);
+    default:
+      return makeData({ type, length, nullCount, nullBitmap, data: concatFixed(type, chunks, length) } as never);
+  }
+}
+
+function concatFixed(type: DataType, chunks: readonly Data[], length: number): ArrayBufferView {
+  const ctor = type.ArrayType as new (n: number) => ArrayBufferView & { set(a: ArrayLike<unknown>, at: number): void };
+  const stride = (type as { stride?: number }).stride ?? 1;
+  const out = new ctor(length * stride);
+  let at = 0;
+  for (const c of chunks) {
+    const v = c.values as unknown as { subarray(a: number, b: number): ArrayLike<unknown> };
+    out.set(v.subarray(c.offset * stride, (c.offset + c.length) * stride), at * stride);
+    at += c.length;
+  }
+  return out;
+}
+
+function concatBits(chunks: readonly Data[], length: number, bitsOf: (c: Data) => Uint8Array | null | undefined, missingIsSet: boolean): Uint8Array {
+  const out = new Uint8Array(((length + 63) >> 6) << 3);
+  let at = 0;
+  for (const c of chunks) {
+    const bits = bitsOf(c);
+    for (let i = 0; i < c.length; i++, at++) {
+      const j = c.offset + i;
+      const set = bits ? (bits[j >> 3]! >> (j & 7)) & 1 : missingIsSet ? 1 : 0;
+      if (set) out[at >> 3]! |= 1 << (at & 7);
+    }
+  }
+  return out;
+}
+
+function concatVariable(chunks: readonly Data[], length: number, large: boolean) {
+  const offsets = large ? new BigInt64Array(length + 1) : new Int32Array(length + 1);
+  let total = 0;
+  for (const c of chunks) total += Number(c.valueOffsets[c.offset + c.length]!) - Number(c.valueOffsets[c.offset]!);
+  const data = new Uint8Array(total);
+  let row = 0;
+  let pos = 0;
+  for (const c of chunks) {
+    const base = Number(c.valueOffsets[c.offset]!);
+    const end = Number(c.valueOffsets[c.offset + c.length]!);
+    data.set((c.values as Uint8Array).subarray(base, end), pos);
+    for (let i = 1; i <= c.length; i++) {
+      const o = pos + Number(c.valueOffsets[c.offset + i]!) - base;
+      if (large) (offsets as BigInt64Array)[row + i] = BigInt(o);
+      else (offsets as Int32Array)[row + i] = o;
+    }
+    row += c.length;
+    pos += end - base;
+  }
+  return { valueOffsets: offsets, data };
+}

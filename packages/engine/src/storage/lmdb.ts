@@ -1,0 +1,64 @@
+// MetaStore on LMDB (lmdb-js): values are JSON with bigints tagged, keys are strings.
+import { ABORT, open, type RootDatabase } from 'lmdb';
+import type { MetaStore, MetaTx } from './metastore.js';
+
+/** Opens (creating if needed) the LMDB environment at `path`. */
+export function openLmdbMetaStore(path: string): MetaStore {
+  const db = open<Buffer, string>({ path, encoding: 'binary', compression: false });
+  return new LmdbMetaStore(db);
+}
+
+class LmdbMetaStore implements MetaStore {
+  constructor(private readonly db: RootDatabase<Buffer, string>) {}
+
+  get<T>(key: string): T | undefined {
+    const raw = this.db.get(key);
+    return raw === undefined ? undefined : (decode(raw) as T);
+  }
+
+  range<T>(prefix: string): Array<[string, T]> {
+    const out: Array<[string, T]> = [];
+    for (const { key, value } of this.db.getRange({ start: prefix, end: `${prefix}\uffff` })) {
+      out.push([key, decode(value) as T]);
+    }
+    return out;
+  }
+
+  async write<R>(fn: (tx: MetaTx) => R): Promise<R> {
+    const db = this.db;
+    const tx: MetaTx = {
+      get: (key) => this.get(key),
+      range: (prefix) => this.range(prefix),
+      put: (key, value) => void db.put(key, encode(value)),
+      remove: (key) => void db.remove(key),
+    };
+    let failure: { error: unknown } | undefined;
+    const result = await db.transaction(() => {
+      try {
+        return fn(tx);
+      } catch (error) {
+        failure = { error };
+        return ABORT; // lmdb-js aborts the transaction on this value
+      }
+    });
+    if (failure) throw failure.error;
+    await db.flushed;
+    return result as R;
+  }
+
+  async close(): Promise<void> {
+    await this.db.close();
+  }
+}
+
+function encode(value: unknown): Buffer {
+  return Buffer.from(JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? { $bigint: v.toString() } : v)));
+}
+
+function decode(raw: Buffer): unknown {
+  return JSON.parse(raw.toString(), (_k, v: unknown) =>
+    v !== null && typeof v === 'object' && '$bigint' in v && typeof (v as { $bigint: unknown }).$bigint === 'string'
+      ? BigInt((v as { $bigint: string }).$bigint)
+      : v,
+  );
+}

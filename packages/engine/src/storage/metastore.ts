@@ -1,0 +1,25 @@
+// Transactional metadata: tables, partition manifests, versions. LMDB today; a shared database later.
+
+/** A read view or write transaction over the metadata keys. */
+export interface MetaReader {
+  get<T>(key: string): T | undefined;
+  /** Entries whose key starts with `prefix`, in key order. */
+  range<T>(prefix: string): Array<[string, T]>;
+}
+
+/** Writes inside one atomic transaction. */
+export interface MetaTx extends MetaReader {
+  put(key: string, value: unknown): void;
+  remove(key: string): void;
+}
+
+/** The metadata store. Reads see committed state; `write` is atomic, serialised and durable. */
+export interface MetaStore extends MetaReader {
+  /**
+   * Runs `fn` in one write transaction (reads inside see the latest committed state, writers are
+   * serialised across threads and processes) and resolves with its result once the commit is durable.
+   * When `fn` throws nothing is written and the error is rethrown.
+   */
+  write<R>(fn: (tx: MetaTx) => R): Promise<R>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,172 @@
+// Opening a store: one directory holding LMDB metadata (meta/) and immutable partition files (parts/).
+import { mkdir } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import type { Schema } from 'apache-arrow';
+import type { EngineOptions, StoreContext } from './context.js';
+import { HaloclineError } from './errors.js';
+import type { Executor } from './exec/executor.js';
+import { InlineExecutor } from './exec/inline.js';
+import { PoolExecutor } from './exec/pool.js';
+import { Snapshots } from './read/snapshots.js';
+import { decodeSchema } from './schema/serialize.js';
+import { ColumnCache } from './storage/cache.js';
+import { openLmdbMetaStore } from './storage/lmdb.js';
+import { LocalBlobStore } from './storage/localfs.js';
+import type { MetaStore } from './storage/metastore.js';
+import { type PartRecord, STORE_FORMAT, STORE_KEY, type TableRecord, partsFolder, tablePrefix } from './storage/records.js';
+import { Table } from './table.js';
+
+/** Options of `openStore`; only `path` is required. */
+export interface StoreOptions extends Partial<EngineOptions> {
+  /** The store's directory; created when missing. */
+  readonly path: string;
+  /** Scan worker threads; default the number of cores; 0 scans everything inline. */
+  readonly workers?: number;
+}
+
+const defaults: EngineOptions = {
+  partitionRows: 1 << 20,
+  inlineRows: 1 << 16,
+  compactRun: 4,
+  cacheBytes: 1 << 30,
+};
+
+/**
+ * Opens (creating if needed) a store directory.
+ * @example
+ * const store = await openStore({ path: './data' }); const t = store.table('ctd'); ... await store.close()
+ */
+export async function openStore(options: StoreOptions): Promise<Store> {
+  if (!options || typeof options.path !== 'string' || options.path === '') {
+    throw new HaloclineError('InvalidArgument', 'openStore needs { path }');
+  }
+  const engine = resolveOptions(options);
+  await mkdir(join(options.path, 'meta'), { recursive: true });
+  const meta = openLmdbMetaStore(join(options.path, 'meta'));
+  try {
+    await checkFormat(meta, options.path);
+  } catch (e) {
+    await meta.close();
+    throw e;
+  }
+  const blobs = new LocalBlobStore(options.path);
+  await removeOrphans(meta, blobs);
+  const workers = options.workers ?? availableParallelism();
+  const pool = workers > 0 ? new PoolExecutor(workers) : null;
+  return new Store(new OpenStore(meta, blobs, pool, engine));
+}
+
+/** An open store: hands out table handles. */
+export class Store {
+  /** @internal */
+  constructor(private readonly ctx: OpenStore) {}
+
+  /** A handle on the table `name` (no I/O; the table need not exist yet). */
+  table(name: string): Table {
+    if (typeof name !== 'string' || name.length === 0 || name.length > 512) {
+      throw new HaloclineError('InvalidArgument', 'a table name is a non-empty string of at most 512 characters', { table: String(name) });
+    }
+    return new Table(this.ctx, name);
+  }
+
+  /** Names of the tables that have a schema. */
+  tables(): string[] {
+    this.ctx.checkOpen();
+    return this.ctx.meta.range<TableRecord>(tablePrefix).map(([, t]) => t.name);
+  }
+
+  /** Waits for background work, stops the workers and closes the metadata store. */
+  async close(): Promise<void> {
+    await this.ctx.close();
+  }
+}
+
+class OpenStore implements StoreContext {
+  readonly cache: ColumnCache;
+  readonly snapshots = new Snapshots();
+  readonly inline: Executor = new InlineExecutor();
+  private readonly schemas = new Map<string, Schema>();
+  private readonly running = new Set<Promise<void>>();
+  private closed = false;
+
+  constructor(
+    readonly meta: MetaStore,
+    readonly blobs: LocalBlobStore,
+    readonly pool: Executor | null,
+    readonly options: EngineOptions,
+  ) {
+    this.cache = new ColumnCache(options.cacheBytes);
+  }
+
+  schemaOf(record: TableRecord): Schema {
+    const cached = this.schemas.get(record.id);
+    if (cached) return cached;
+    const schema = decodeSchema(Buffer.from(record.schema, 'base64'));
+    this.schemas.set(record.id, schema);
+    return schema;
+  }
+
+  checkOpen(): void {
+    if (this.closed) throw new HaloclineError('Closed', 'the store is closed');
+  }
+
+  background(_name: string, work: () => Promise<void>): void {
+    const p: Promise<void> = work()
+      .catch(() => undefined) // background work is retried by the next trigger; a crash leaves only orphans
+      .finally(() => this.running.delete(p));
+    this.running.add(p);
+  }
+
+  collectGarbage(): void {
+    const parts = this.snapshots.collectable();
+    if (parts.length === 0) return;
+    for (const p of parts) this.cache.dropPart(p.id);
+    this.background('remove files', async () => {
+      await Promise.all(parts.map((p) => this.blobs.remove(p.file)));
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    while (this.running.size > 0) await Promise.all([...this.running]);
+    this.closed = true;
+    await this.pool?.close();
+    await this.meta.close();
+  }
+}
+
+function resolveOptions(options: StoreOptions): EngineOptions {
+  const out = { ...defaults };
+  for (const key of Object.keys(defaults) as (keyof EngineOptions)[]) {
+    const v = options[key];
+    if (v === undefined) continue;
+    if (!Number.isInteger(v) || v < 1) throw new HaloclineError('InvalidArgument', `option ${key} must be a positive integer, got ${String(v)}`);
+    out[key] = v;
+  }
+  if (options.workers !== undefined && (!Number.isInteger(options.workers) || options.workers < 0)) {
+    throw new HaloclineError('InvalidArgument', `option workers must be a non-negative integer, got ${String(options.workers)}`);
+  }
+  return out;
+}
+
+async function checkFormat(meta: MetaStore, path: string): Promise<void> {
+  const format = meta.get<{ magic: string; version: number }>(STORE_KEY);
+  if (!format) {
+    await meta.write((tx) => {
+      if (!tx.get(STORE_KEY)) tx.put(STORE_KEY, STORE_FORMAT);
+    });
+    return;
+  }
+  if (format.magic !== STORE_FORMAT.magic) throw new HaloclineError('Corrupt', `${path} is not a Halocline store`, { path });
+  if (format.version !== STORE_FORMAT.version) {
+    throw new HaloclineError('Corrupt', `${path}: got a v${format.version} store, expected v${STORE_FORMAT.version}`, { path });
+  }
+}
+
+// files no committed partition refers to are leftovers of a crash (or of removal that never ran)
+async function removeOrphans(meta: MetaStore, blobs: LocalBlobStore): Promise<void> {
+  const referenced = new Set(meta.range<PartRecord>('p/').map(([, p]) => p.file));
+  const files = await blobs.list(partsFolder);
+  await Promise.all(files.filter((f) => !referenced.has(f)).map((f) => blobs.remove(f)));
+}

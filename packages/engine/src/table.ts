@@ -1,0 +1,94 @@
+// A table handle: schema, inserts and selects over one named table of a store.
+import { randomBytes } from 'node:crypto';
+import type { RecordBatch, Schema, Table as ArrowTable } from 'apache-arrow';
+import type { StoreContext } from './context.js';
+import { Cursor } from './cursor.js';
+import { toRecordBatches } from './data/convert.js';
+import { HaloclineError } from './errors.js';
+import type { SelectOptions } from './read/plan.js';
+import { encodeSchema } from './schema/serialize.js';
+import { normalizeSchema } from './schema/validate.js';
+import { type PartRecord, type TableRecord, partPrefix, tableKey } from './storage/records.js';
+import { commit } from './write/commit.js';
+import { scheduleCompaction } from './write/compact.js';
+import { writeParts } from './write/partition.js';
+
+/** What `insert` accepts: one row, rows, a record batch or an arrow Table. */
+export type InsertData = Record<string, unknown> | readonly Record<string, unknown>[] | RecordBatch | ArrowTable;
+
+/**
+ * A named table. Creating a handle does no I/O; every method reads the committed state.
+ * @example
+ * const t = store.table('ctd'); await t.create(schema); await t.insert(rows)
+ */
+export class Table {
+  constructor(
+    private readonly ctx: StoreContext,
+    readonly name: string,
+  ) {}
+
+  /** Sets the schema; `FileAlreadyExists` when the table already has one. */
+  async create(schema: Schema): Promise<void> {
+    this.ctx.checkOpen();
+    const normalized = normalizeSchema(schema, { table: this.name });
+    const record: TableRecord = {
+      id: randomBytes(8).toString('hex'),
+      name: this.name,
+      schema: Buffer.from(encodeSchema(normalized)).toString('base64'),
+      version: 0,
+      nextSeq: 0,
+      created: new Date().toISOString(),
+    };
+    await this.ctx.meta.write((tx) => {
+      if (tx.get(tableKey(this.name))) {
+        throw new HaloclineError('FileAlreadyExists', `table "${this.name}" already has a schema`, { table: this.name });
+      }
+      tx.put(tableKey(this.name), record);
+    });
+  }
+
+  /** The schema, or undefined when the table does not exist. */
+  async schema(): Promise<Schema | undefined> {
+    this.ctx.checkOpen();
+    const record = this.ctx.meta.get<TableRecord>(tableKey(this.name));
+    return record ? this.ctx.schemaOf(record) : undefined;
+  }
+
+  /** Validates and appends rows atomically; committed and durable when the promise resolves. */
+  async insert(data: InsertData): Promise<void> {
+    this.ctx.checkOpen();
+    const record = this.record();
+    const schema = this.ctx.schemaOf(record);
+    const batches = toRecordBatches(schema, data as Parameters<typeof toRecordBatches>[1], { table: this.name });
+    if (batches.every((b) => b.numRows === 0)) return;
+    const written = await writeParts(this.ctx, record.id, schema, batches);
+    await commit(this.ctx, this.name, record.id, { add: written, remove: [] });
+    scheduleCompaction(this.ctx, this.name, record.id);
+  }
+
+  /** A lazy cursor over the rows matching `filter` (all rows without one). */
+  select(filter?: string, options: SelectOptions = {}): Cursor {
+    return new Cursor(this.ctx, this.name, filter, options);
+  }
+
+  /** Removes the schema and all data; `NotFound` when the table does not exist. */
+  async drop(): Promise<void> {
+    this.ctx.checkOpen();
+    const { record, parts } = await this.ctx.meta.write((tx) => {
+      const record = tx.get<TableRecord>(tableKey(this.name));
+      if (!record) throw new HaloclineError('NotFound', `table "${this.name}" does not exist`, { table: this.name });
+      const parts = tx.range<PartRecord>(partPrefix(record.id));
+      for (const [key] of parts) tx.remove(key);
+      tx.remove(tableKey(this.name));
+      return { record, parts: parts.map(([, p]) => p) };
+    });
+    this.ctx.snapshots.retire(record.id, Number.POSITIVE_INFINITY, parts);
+    this.ctx.collectGarbage();
+  }
+
+  private record(): TableRecord {
+    const record = this.ctx.meta.get<TableRecord>(tableKey(this.name));
+    if (!record) throw new HaloclineError('NotFound', `table "${this.name}" does not exist; create it with a schema first`, { table: this.name });
+    return record;
+  }
+}

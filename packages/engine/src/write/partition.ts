@@ -1,0 +1,64 @@
+// Cuts validated record batches into partitions and writes each as an immutable file.
+import { randomBytes } from 'node:crypto';
+import type { Data, RecordBatch, Schema } from 'apache-arrow';
+import type { StoreContext } from '../context.js';
+import type { ZoneMaps, ZoneStats } from '../expr/kernel.js';
+import { concatData } from '../storage/concat.js';
+import { encodePartition } from '../storage/format.js';
+import { type PartRecord, partFile } from '../storage/records.js';
+import { zoneStats } from '../storage/zonemap.js';
+
+/** A written partition file, not yet committed: its record lacks `seq` and `added`. */
+export type WrittenPart = Omit<PartRecord, 'seq' | 'added'>;
+
+/** Rows [start, end) of a list of batches, as one contiguous chunk per column. */
+export function sliceColumns(schema: Schema, batches: readonly RecordBatch[], start: number, end: number): Data[] {
+  return schema.fields.map((field, col) => {
+    const chunks: Data[] = [];
+    let at = 0;
+    for (const b of batches) {
+      const from = Math.max(start, at);
+      const to = Math.min(end, at + b.numRows);
+      if (from < to) chunks.push(b.getChildAt(col)!.data[0]!.slice(from - at, to - from));
+      at += b.numRows;
+    }
+    return concatData(field.type, chunks);
+  });
+}
+
+/** Writes the rows of `batches` as partitions of at most `partitionRows` rows, durably. */
+export async function writeParts(ctx: StoreContext, table: string, schema: Schema, batches: readonly RecordBatch[]): Promise<WrittenPart[]> {
+  const total = batches.reduce((n, b) => n + b.numRows, 0);
+  const count = Math.ceil(total / ctx.options.partitionRows);
+  // even cuts, so a 1.1× target insert does not leave a tiny tail partition
+  const size = Math.ceil(total / Math.max(count, 1));
+  const written: WrittenPart[] = [];
+  try {
+    for (let start = 0; start < total; start += size) {
+      const columns = sliceColumns(schema, batches, start, Math.min(total, start + size));
+      written.push(await writePart(ctx, table, schema, columns));
+    }
+  } catch (e) {
+    await removeParts(ctx, written);
+    throw e;
+  }
+  return written;
+}
+
+/** Writes one partition file from contiguous columns. */
+export async function writePart(ctx: StoreContext, table: string, schema: Schema, columns: readonly Data[]): Promise<WrittenPart> {
+  const id = `${Date.now().toString(36)}-${randomBytes(6).toString('hex')}`;
+  const rows = columns[0]?.length ?? 0;
+  const named = schema.fields.map((f, i) => ({ name: f.name, data: columns[i]! }));
+  const encoded = encodePartition(id, rows, named);
+  const zones: Record<string, ZoneStats> = {};
+  for (const c of named) zones[c.name] = zoneStats(c.data);
+  const file = partFile(table, id);
+  await ctx.blobs.write(file, encoded.pieces);
+  return { id, table, rows, bytes: encoded.bytes, file, segments: encoded.segments, zones: zones as ZoneMaps };
+}
+
+/** Best-effort removal of files that were written but will not be committed. */
+export async function removeParts(ctx: StoreContext, parts: readonly Pick<PartRecord, 'file'>[]): Promise<void> {
+  await Promise.all(parts.map((p) => ctx.blobs.remove(p.file).catch(() => undefined)));
+}
