@@ -122,13 +122,18 @@ const childrenOf: Handlers<TypedExpr, readonly TypedExpr[]> = {
   rescale: (e) => [e.arg],
 };
 
-/** The referenced column names in order of first appearance: the kernel's column order. */
-export function referencedColumns(expr: TypedExpr): string[] {
-  const names: string[] = [];
+/** The referenced columns, once each, in order of first appearance: the kernel's column order. */
+export function columnNodes(expr: TypedExpr): TypedColumn[] {
+  const found: TypedColumn[] = [];
   const walk = (e: TypedExpr): void => {
-    if (e.kind === 'column' && !names.includes(e.name)) names.push(e.name);
+    if (e.kind === 'column' && !found.some((c) => c.name === e.name)) found.push(e);
     visit(childrenOf, e).forEach(walk);
   };
   walk(expr);
-  return names;
+  return found;
+}
+
+/** The names of `columnNodes(expr)`. */
+export function referencedColumns(expr: TypedExpr): string[] {
+  return columnNodes(expr).map((c) => c.name);
 }

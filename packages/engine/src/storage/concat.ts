@@ -1,12 +1,16 @@
 // Concatenates Arrow chunks (possibly sliced, offset != 0) into one contiguous chunk with offset 0.
+//
+// arrow-js slicing (Data.slice) already narrows fixed-width values and value offsets to the slice,
+// while bitmaps (validity, bool values) keep their buffer and are read at bit `offset + i`.
 import { type Data, type DataType, Type, makeData } from 'apache-arrow';
 
 /** One contiguous chunk holding the rows of `chunks` in order. Reuses a lone offset-0 chunk as is. */
-export function concatData(type: DataType, chunks: readonly Data[]): Data {
+export function concatData(type: DataType, all: readonly Data[]): Data {
+  const chunks = all.filter((c) => c.length > 0);
   if (chunks.length === 1 && chunks[0]!.offset === 0) return chunks[0]!;
   const length = chunks.reduce((n, c) => n + c.length, 0);
   const nullCount = chunks.reduce((n, c) => n + c.nullCount, 0);
-  const nullBitmap = nullCount > 0 ? concatBits(chunks, length, (c) => c.nullBitmap, true) : undefined;
+  const nullBitmap = nullCount > 0 ? concatBits(chunks, length, (c) => (c.nullCount > 0 ? c.nullBitmap : null), true) : undefined;
   switch (type.typeId) {
     case Type.Bool:
       return makeData({ type, length, nullCount, nullBitmap, data: concatBits(chunks, length, (c) => c.values as Uint8Array, false) } as never);
@@ -27,7 +31,7 @@ function concatFixed(type: DataType, chunks: readonly Data[], length: number): A
   let at = 0;
   for (const c of chunks) {
     const v = c.values as unknown as { subarray(a: number, b: number): ArrayLike<unknown> };
-    out.set(v.subarray(c.offset * stride, (c.offset + c.length) * stride), at * stride);
+    out.set(v.subarray(0, c.length * stride), at * stride);
     at += c.length;
   }
   return out;
@@ -50,16 +54,16 @@ function concatBits(chunks: readonly Data[], length: number, bitsOf: (c: Data) =
 function concatVariable(chunks: readonly Data[], length: number, large: boolean) {
   const offsets = large ? new BigInt64Array(length + 1) : new Int32Array(length + 1);
   let total = 0;
-  for (const c of chunks) total += Number(c.valueOffsets[c.offset + c.length]!) - Number(c.valueOffsets[c.offset]!);
+  for (const c of chunks) total += Number(c.valueOffsets[c.length]!) - Number(c.valueOffsets[0]!);
   const data = new Uint8Array(total);
   let row = 0;
   let pos = 0;
   for (const c of chunks) {
-    const base = Number(c.valueOffsets[c.offset]!);
-    const end = Number(c.valueOffsets[c.offset + c.length]!);
+    const base = Number(c.valueOffsets[0]!);
+    const end = Number(c.valueOffsets[c.length]!);
     data.set((c.values as Uint8Array).subarray(base, end), pos);
     for (let i = 1; i <= c.length; i++) {
-      const o = pos + Number(c.valueOffsets[c.offset + i]!) - base;
+      const o = pos + Number(c.valueOffsets[i]!) - base;
       if (large) (offsets as BigInt64Array)[row + i] = BigInt(o);
       else (offsets as Int32Array)[row + i] = o;
     }

@@ -1,0 +1,48 @@
+// Casts between timestamp units and timezones and date32/date64, rejecting any loss of precision.
+import { type DataType, DateUnit, Type } from 'apache-arrow';
+import { columnKind, dateUnit, timeUnit, typeName } from '../../schema/types.js';
+import { RowError } from '../fail.js';
+import { fixedData, isValid } from '../layout.js';
+import type { Cast } from './cast.js';
+
+/**
+ * timestamp/date → timestamp/date, exactly: to a coarser unit only when the value divides, to a
+ * date only at UTC midnight, within the int64 (int32 for date32) range. A change of timezone
+ * alone (values are UTC) and timestamp[ms] → date64 keep the buffer.
+ */
+export const castTemporal: Cast = (data, to) => {
+  const from = columnKind(data.type);
+  if (from !== 'timestamp' && from !== 'date') return null;
+  const [fromNs, toNs] = [nsPerUnit(data.type), nsPerUnit(to)];
+  const toDays = toNs === NS_PER_DAY;
+  const wholeDays = columnKind(to) === 'date';
+  const n = data.length;
+  const nulls = data.nullCount > 0 ? (data.nullBitmap ?? null) : null;
+  const src = data.values as Int32Array | BigInt64Array;
+  const fail = (i: number, v: bigint, what: string) => new RowError(i, `value ${v} of ${typeName(data.type)} ${what} for ${typeName(to)}`, v);
+  const out = fromNs === toNs ? null : toDays ? new Int32Array(n) : new BigInt64Array(n);
+  // a timezone change, or date64 → timestamp[ms], needs no look at the values
+  const check = out !== null || (wholeDays && !toDays);
+  for (let i = 0; check && i < n; i++) {
+    if (nulls !== null && !isValid(nulls, i)) continue;
+    const v = BigInt(src[i]!);
+    let r = v;
+    if (fromNs > toNs) r = v * (fromNs / toNs);
+    else if (fromNs < toNs) {
+      if (v % (toNs / fromNs) !== 0n) throw fail(i, v, toDays ? 'has a time of day' : 'has a finer precision');
+      r = v / (toNs / fromNs);
+    }
+    if (wholeDays && !toDays && r % MS_PER_DAY !== 0n) throw fail(i, v, 'has a time of day');
+    if (toDays ? r !== BigInt.asIntN(32, r) : r !== BigInt.asIntN(64, r)) throw fail(i, v, 'is out of range');
+    if (out) out[i] = (toDays ? Number(r) : r) as never;
+  }
+  return fixedData(to, n, out ?? src, data.nullBitmap, data.nullCount);
+};
+
+const NS_PER_DAY = 86_400_000_000_000n;
+const MS_PER_DAY = 86_400_000n;
+
+function nsPerUnit(type: DataType): bigint {
+  if (type.typeId === Type.Date) return dateUnit(type) === DateUnit.DAY ? NS_PER_DAY : 1_000_000n;
+  return [1_000_000_000n, 1_000_000n, 1_000n, 1n][timeUnit(type)]!;
+}

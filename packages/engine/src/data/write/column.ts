@@ -1,0 +1,35 @@
+// Picks the writer of a column from its kind: the one place that maps every kind to its converter.
+import type { Data, Field } from 'apache-arrow';
+import { type ColumnKind, columnKind, typeName } from '../../schema/types.js';
+import { writeBigInts } from './bigints.js';
+import { writeBools } from './bool.js';
+import { writeFloats } from './floats.js';
+import { writeInts } from './ints.js';
+import { writeStrings } from './strings.js';
+import { writeDates, writeTimestamps } from './temporal.js';
+import type { ColumnBuilder, ColumnWriter } from './writer.js';
+
+/** The builder of a column of `length` rows of `field.type`. */
+export function columnBuilder(field: Field, length: number): ColumnBuilder {
+  const kind = columnKind(field.type);
+  if (kind === null) throw new Error(`columnBuilder: unsupported type ${typeName(field.type)}`);
+  return writers[kind](field, length);
+}
+
+/** Converts a whole array of JS values into one chunk; throws RowError at the first bad value. */
+export function writeValues(field: Field, values: readonly unknown[]): Data {
+  const builder = columnBuilder(field, values.length);
+  builder.write(values, null, 0, values.length);
+  return builder.finish();
+}
+
+const writers: Record<ColumnKind, ColumnWriter> = {
+  int: writeInts,
+  bigint: writeBigInts,
+  float: writeFloats,
+  bool: writeBools,
+  utf8: writeStrings,
+  binary: writeStrings,
+  timestamp: writeTimestamps,
+  date: writeDates,
+};

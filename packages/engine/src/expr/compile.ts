@@ -1,0 +1,91 @@
+// Compiles a typed filter into fused, specialised JS loops (data-centric code generation).
+import { HaloclineError } from '../errors.js';
+import { Constants, type EmitContext, emitTruth } from './emit.js';
+import type { FilterKernel } from './kernel.js';
+import { countLoop, type RowPredicate, selectLoop } from './loops.js';
+import * as runtime from './runtime.js';
+import { columnNodes, referencedColumns, type TypedExpr } from './typed.js';
+
+/** A filter ready to run: the kernel reads `cols[i]` as the column `columns[i]`. */
+export interface CompiledFilter {
+  readonly columns: readonly string[];
+  readonly kernel: FilterKernel;
+}
+
+type Count = (cols: unknown, n: number) => number;
+type Select = (cols: unknown, n: number, out: Int32Array) => number;
+
+/**
+ * Generates one count and one select loop per variant: a no-null variant, used when no referenced
+ * column has a validity bitmap (null checks vanish), and a null-aware one. `out` must hold at least
+ * `length` entries.
+ * @example
+ * const { columns, kernel } = compileFilter(prepareFilter('depth > 5500', schema).typed);
+ * kernel([columnArrays(depth.data[0])], depth.length, null) // number of rows with depth > 5500
+ */
+export function compileFilter(typed: TypedExpr): CompiledFilter {
+  const columns = referencedColumns(typed);
+  if (typed.kind === 'literal') return { columns, kernel: constantKernel(typed.value === true) };
+  const clean = build(typed, columns, false);
+  const nullable = build(typed, columns, true);
+  const width = columns.length;
+  const kernel: FilterKernel = (cols, length, out) => {
+    if (cols.length < width) throw new HaloclineError('InvalidArgument', `filter kernel needs ${width} columns (${columns.join(', ')}), got ${cols.length}`);
+    let variant = clean;
+    for (let c = 0; c < width; c++) if (cols[c]!.validity !== null) variant = nullable;
+    if (out === null) return variant.count(cols, length);
+    if (out.length < length) throw new HaloclineError('InvalidArgument', `selection buffer holds ${out.length} rows, needs ${length}`);
+    return variant.select(cols, length, out);
+  };
+  return { columns, kernel };
+}
+
+/** The generated source of both loops of one variant (for tests and inspection). */
+export function kernelSource(typed: TypedExpr, nullable: boolean): string {
+  return generate(typed, referencedColumns(typed), nullable).body;
+}
+
+function build(typed: TypedExpr, columns: readonly string[], nullable: boolean): { count: Count; select: Select } {
+  const { body, constants } = generate(typed, columns, nullable);
+  const factory = new Function('K', 'EQ', 'CMP', 'MOD', 'BI', 'ONES', body) as (...args: unknown[]) => { count: Count; select: Select };
+  return factory(constants.values, runtime.EQ, runtime.CMP, runtime.MOD, runtime.BI, runtime.ONES);
+}
+
+function generate(typed: TypedExpr, columns: readonly string[], nullable: boolean): { body: string; constants: Constants } {
+  const kinds = columnKinds(typed);
+  const constants = new Constants();
+  const ctx: EmitContext = { column: (name) => ({ index: columns.indexOf(name), physical: kinds.get(name)! }), nullable, constants };
+  const predicate: RowPredicate = (row) => `+${emitTruth(typed, true, row, ctx)}`;
+  const [count, select] = [countLoop(predicate), selectLoop(predicate)];
+  const prologue = columns.map((name, c) => {
+    const lines = [`const v${c} = cols[${c}].values;`];
+    if (nullable) lines.push(`const m${c} = cols[${c}].validity ?? ONES(n);`);
+    if (/utf8|binary/.test(kinds.get(name)!)) lines.push(`const o${c} = cols[${c}].offsets;`);
+    return lines.join(' ');
+  }).join('\n    ');
+  const body = `"use strict";
+${constants.values.map((_, k) => `const K${k} = K[${k}];`).join('\n')}
+return {
+  count(cols, n) {
+    ${prologue}
+    ${count}
+  },
+  select(cols, n, out) {
+    ${prologue}
+    ${select}
+  },
+};`;
+  return { body, constants };
+}
+
+function columnKinds(typed: TypedExpr): Map<string, string> {
+  return new Map(columnNodes(typed).map((c) => [c.name, c.physical]));
+}
+
+function constantKernel(selectAll: boolean): FilterKernel {
+  return (_cols, length, out) => {
+    if (!selectAll) return 0;
+    if (out !== null) for (let i = 0; i < length; i++) out[i] = i;
+    return length;
+  };
+}
