@@ -105,5 +105,8 @@ export function visit<N extends { readonly kind: string }, R>(handlers: Handlers
   return (handlers[node.kind as N['kind']] as (n: N) => R)(node);
 }
 
-export const isCompareOp = (op: BinaryOp): op is CompareOp => op.length <= 2 && /[=<>!]/.test(op);
-export const isArithOp = (op: BinaryOp): op is ArithOp => op.length === 1 && '+-*/%'.includes(op);
+const COMPARE_OPS: ReadonlySet<BinaryOp> = new Set<CompareOp>(['==', '!=', '<', '<=', '>', '>=']);
+const ARITH_OPS: ReadonlySet<BinaryOp> = new Set<ArithOp>(['+', '-', '*', '/', '%']);
+
+export const isCompareOp = (op: BinaryOp): op is CompareOp => COMPARE_OPS.has(op);
+export const isArithOp = (op: BinaryOp): op is ArithOp => ARITH_OPS.has(op);

@@ -1,3 +1,4 @@
+// Bind variables: $name and ? forms, plain and typed values, the integer-true quirk, errors.
 import { describe, expect, it } from 'vitest';
 import { isHaloclineError } from '../errors.js';
 import type { LiteralExpr } from './ast.js';

@@ -1,3 +1,4 @@
+// Kernel examples per physical kind and semantics corner (NaN, %, Kleene, UTF-8, temporal, in-sets).
 import {
   Binary, Bool, type Data, type DataType, DateDay, DateMillisecond, Field, Float32, Float64, Int16, Int32, Int64, Int8, LargeBinary, LargeUtf8,
   makeData, Schema, TimestampMicrosecond, TimestampMillisecond, TimestampNanosecond, TimestampSecond, Uint16, Uint32, Uint64, Uint8, Utf8, vectorFromArray,

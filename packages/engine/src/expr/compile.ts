@@ -30,6 +30,7 @@ export function compileFilter(typed: TypedExpr): CompiledFilter {
   const nullable = build(typed, columns, true);
   const width = columns.length;
   const kernel: FilterKernel = (cols, length, out) => {
+    if (!(length >= 0 && length <= 0x7fffffff)) throw new HaloclineError('InvalidArgument', `filter kernel length ${length} is not in 0..2^31-1`);
     if (cols.length < width) throw new HaloclineError('InvalidArgument', `filter kernel needs ${width} columns (${columns.join(', ')}), got ${cols.length}`);
     let variant = clean;
     for (let c = 0; c < width; c++) if (cols[c]!.validity !== null) variant = nullable;

@@ -131,7 +131,8 @@ class Gen {
 
 /** ISO 8601 text of epoch nanoseconds, with all 9 fraction digits. */
 export function iso(ns: bigint): string {
-  const ms = ns / 1_000_000n;
-  const sub = String(ns % 1_000_000n).padStart(6, '0');
+  const rest = ((ns % 1_000_000n) + 1_000_000n) % 1_000_000n;
+  const ms = (ns - rest) / 1_000_000n;
+  const sub = String(rest).padStart(6, '0');
   return new Date(Number(ms)).toISOString().replace('Z', `${sub}Z`);
 }

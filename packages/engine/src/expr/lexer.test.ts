@@ -1,3 +1,4 @@
+// Lexer: tokens, keyword case, literals, positions and error positions.
 import { describe, expect, it } from 'vitest';
 import { isHaloclineError } from '../errors.js';
 import { tokenize } from './lexer.js';

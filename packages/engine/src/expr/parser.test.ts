@@ -1,3 +1,4 @@
+// Parser: every operator, precedence, node positions, and syntax errors with position and token.
 import { describe, expect, it } from 'vitest';
 import { isHaloclineError } from '../errors.js';
 import { type Expr, type Handlers, visit } from './ast.js';

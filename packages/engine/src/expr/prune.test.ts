@@ -1,3 +1,4 @@
+// Zone-map pruning examples: ranges, nulls, NaN, strings, temporal, three-valued combinations.
 import { Bool, DateDay, Field, Float64, Int32, Int64, Schema, TimestampMillisecond, Utf8 } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
 import type { ZoneMaps, ZoneStats } from './kernel.js';

@@ -1,10 +1,9 @@
 // Partition pruning: abstract interpretation of a typed filter over zone maps (value ranges).
-import { type Handlers, visit } from './ast.js';
+import { type CompareOp, type Handlers, visit } from './ast.js';
 import type { ZoneMaps } from './kernel.js';
 import { type Range, range } from './range.js';
 import { compareScalars } from './scalar.js';
 import type { TypedExpr } from './typed.js';
-import type { CompareOp } from './ast.js';
 
 /**
  * Which truth values a boolean expression can take on some row of a partition (null is neither).

@@ -1,3 +1,4 @@
+// The reference evaluator: truth tables and scalar semantics.
 import { Bool, Field, Float64, Int32, Int64, Schema, Utf8 } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
 import { prepareFilter } from './prepare.js';

@@ -1,3 +1,4 @@
+// ISO 8601 parsing and exact unit conversion.
 import { describe, expect, it } from 'vitest';
 import { parseDatetime, parseTime, rescaleFactor, toUnit } from './temporal.js';
 

@@ -1,4 +1,5 @@
 // ISO 8601 parsing to epoch nanoseconds, and exact conversion to a column's temporal unit.
+import { parseIso } from '../data/iso8601.js';
 import type { TemporalType } from './typed.js';
 
 type Unit = 's' | 'ms' | 'us' | 'ns' | 'day';
@@ -14,24 +15,19 @@ const UNIT_OF: Readonly<Record<TemporalType, Unit>> = {
   date64: 'ms',
 };
 
-const ISO_DATETIME = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?\s*([Zz]|[+-]\d{2}(?::?\d{2})?)?)?$/;
 const ISO_TIME = /^(\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?$/;
 
 /**
- * Parses an ISO 8601 date or date-time to nanoseconds since the epoch, or null when invalid.
+ * Parses an ISO 8601 date or date-time to nanoseconds since the epoch, or null when invalid; the
+ * same parser ingest uses (data/iso8601.ts), so a string means the same instant in data and filters.
  * No zone means UTC; a date alone means its midnight UTC.
  * @example
  * parseDatetime('1970-01-01T00:00:01.5Z') // 1_500_000_000n
  */
 export function parseDatetime(text: string): bigint | null {
-  const m = ISO_DATETIME.exec(text.trim());
-  if (m === null) return null;
-  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
-  const clock = m[4] === undefined ? 0n : timeOfDay(m[4], m[5]!, m[6], m[7]);
-  const offset = zoneOffset(m[8]);
-  if (clock === null || offset === null) return null;
-  return BigInt(daysFromCivil(year, month, day)) * NS_PER.day + clock - offset;
+  const out = new Float64Array(2);
+  if (parseIso(text.trim(), out) !== null) return null;
+  return BigInt(out[0]!) * NS_PER.ms + BigInt(out[1]!);
 }
 
 /** Parses `HH:MM[:SS[.fraction]]` to nanoseconds since midnight, or null when invalid. */
@@ -76,27 +72,4 @@ function timeOfDay(h: string, m: string, s: string | undefined, fraction: string
   if (hour > 23 || minute > 59 || second > 59) return null;
   const nanos = BigInt((fraction ?? '').padEnd(9, '0'));
   return (BigInt(hour * 3600 + minute * 60 + second)) * NS_PER.s + nanos;
-}
-
-function zoneOffset(zone: string | undefined): bigint | null {
-  if (zone === undefined || zone === 'Z' || zone === 'z') return 0n;
-  const m = /^([+-])(\d{2}):?(\d{2})?$/.exec(zone)!;
-  const [hours, minutes] = [Number(m[2]), Number(m[3] ?? 0)];
-  if (hours > 23 || minutes > 59) return null;
-  return BigInt((m[1] === '-' ? -1 : 1) * (hours * 60 + minutes) * 60) * NS_PER.s;
-}
-
-function daysInMonth(year: number, month: number): number {
-  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-  return [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]!;
-}
-
-// days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant, "chrono-compatible low-level date algorithms")
-function daysFromCivil(year: number, month: number, day: number): number {
-  const y = month <= 2 ? year - 1 : year;
-  const era = Math.floor(y / 400);
-  const yoe = y - era * 400;
-  const doy = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
-  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-  return era * 146097 + doe - 719468;
 }

@@ -1,3 +1,4 @@
+// Type checking: column kinds, errors with context, folding, temporal conversion, keys, cloneability.
 import { Bool, DateDay, DateMillisecond, Field, Float16, Float32, Float64, Int32, Int64, List, Schema, TimestampMicrosecond, TimestampMillisecond, Uint8, Utf8 } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
 import { isHaloclineError } from '../errors.js';
