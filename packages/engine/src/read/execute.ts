@@ -10,7 +10,7 @@ import type { Snapshot } from './snapshot.js';
 /** Streams the matching rows as record batches, one per partition with matches, in row order. */
 export async function* scanBatches(ctx: StoreContext, snap: Snapshot, plan: Plan): AsyncGenerator<RecordBatch> {
   const parts = candidates(snap, plan);
-  const cache = !oversized(ctx, parts, plan);
+  const cache = !oversized(ctx, parts, plan, needed(plan));
   const window = Math.max(2, 2 * (ctx.pool?.concurrency ?? 1));
   const queue: Promise<RecordBatch | null>[] = [];
   let next = 0;
@@ -33,7 +33,7 @@ export async function* scanBatches(ctx: StoreContext, snap: Snapshot, plan: Plan
 export async function scanCount(ctx: StoreContext, snap: Snapshot, plan: Plan): Promise<number> {
   const parts = candidates(snap, plan);
   if (plan.filter === null) return parts.reduce((n, p) => n + p.rows, 0);
-  const cache = !oversized(ctx, parts, plan);
+  const cache = !oversized(ctx, parts, plan, plan.filter.columns);
   const counts = await Promise.all(
     parts.map(async (part) => (await run(ctx, part, await task(ctx, part, plan, 'count', cache))).count),
   );
@@ -45,11 +45,11 @@ function candidates(snap: Snapshot, plan: Plan): PartRecord[] {
   return snap.parts.filter((p) => p.rows > 0 && plan.mayMatch(p.zones));
 }
 
-// a scan that needs more than half the cache reads through it instead of flushing it
-function oversized(ctx: StoreContext, parts: readonly PartRecord[], plan: Plan): boolean {
-  const share = needed(plan).length / Math.max(1, plan.schema.fields.length);
+// a scan that needs more than the whole cache reads through it instead of flushing it
+function oversized(ctx: StoreContext, parts: readonly PartRecord[], plan: Plan, columns: readonly string[]): boolean {
+  const share = columns.length / Math.max(1, plan.schema.fields.length);
   const bytes = parts.reduce((n, p) => n + p.bytes, 0) * share;
-  return bytes > ctx.options.cacheBytes / 2;
+  return bytes > ctx.options.cacheBytes;
 }
 
 function needed(plan: Plan): string[] {

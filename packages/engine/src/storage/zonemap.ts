@@ -33,16 +33,55 @@ function isValid(validity: Uint8Array | null, i: number): boolean {
 }
 
 function numericRange(values: ArrayLike<number | bigint>, validity: Uint8Array | null, rows: number): [number | bigint | null, number | bigint | null] {
-  let min: number | bigint | null = null;
-  let max: number | bigint | null = null;
+  const wide = values instanceof BigInt64Array || values instanceof BigUint64Array;
+  const [lo, hi] = wide ? wideRange(values, validity, rows) : narrowRange(values as ArrayLike<number>, validity, rows);
+  return lo < 0 ? [null, null] : [values[lo]!, values[hi]!];
+}
+
+// indices of the min and max number, NaN skipped; -1 when there is none
+function narrowRange(values: ArrayLike<number>, validity: Uint8Array | null, rows: number): [number, number] {
+  let lo = -1;
+  let hi = -1;
+  let min = Infinity;
+  let max = -Infinity;
   for (let i = 0; i < rows; i++) {
-    if (!isValid(validity, i)) continue;
+    if (validity !== null && ((validity[i >> 3]! >> (i & 7)) & 1) === 0) continue;
     const v = values[i]!;
-    if (v !== v) continue; // NaN
-    if (min === null || v < min) min = v;
-    if (max === null || v > max) max = v;
+    if (v < min || lo < 0) {
+      if (v !== v) continue;
+      min = v;
+      lo = i;
+    }
+    if (v > max || hi < 0) {
+      if (v !== v) continue;
+      max = v;
+      hi = i;
+    }
   }
-  return [min, max];
+  return [lo, hi];
+}
+
+// 64-bit integers compared as (high word, unsigned low word) pairs: no BigInt allocation per value
+function wideRange(values: BigInt64Array | BigUint64Array, validity: Uint8Array | null, rows: number): [number, number] {
+  const words = new Int32Array(values.buffer, values.byteOffset, rows * 2);
+  const signed = values instanceof BigInt64Array;
+  const high = (i: number) => (signed ? words[2 * i + 1]! : words[2 * i + 1]! >>> 0);
+  let lo = -1;
+  let hi = -1;
+  for (let i = 0; i < rows; i++) {
+    if (validity !== null && ((validity[i >> 3]! >> (i & 7)) & 1) === 0) continue;
+    if (lo < 0) {
+      lo = hi = i;
+      continue;
+    }
+    const h = high(i);
+    const l = words[2 * i]! >>> 0;
+    const hl = high(lo);
+    if (h < hl || (h === hl && l < words[2 * lo]! >>> 0)) lo = i;
+    const hh = high(hi);
+    if (h > hh || (h === hh && l > words[2 * hi]! >>> 0)) hi = i;
+  }
+  return [lo, hi];
 }
 
 function boolRange(bits: Uint8Array, validity: Uint8Array | null, rows: number): [boolean | null, boolean | null] {
@@ -57,15 +96,21 @@ function boolRange(bits: Uint8Array, validity: Uint8Array | null, rows: number):
 }
 
 function stringRange(bytes: Uint8Array, offsets: Int32Array | BigInt64Array, validity: Uint8Array | null, rows: number): [string | null, string | null] {
+  const at = offsets instanceof Int32Array ? offsets : Int32Array.from(offsets, (o) => Number(o));
   let min = -1;
   let max = -1;
-  const at = (i: number): number => Number(offsets[i]!);
   for (let i = 0; i < rows; i++) {
-    if (!isValid(validity, i)) continue;
-    if (min < 0 || compareBytes(bytes, at(i), at(i + 1), at(min), at(min + 1)) < 0) min = i;
-    if (max < 0 || compareBytes(bytes, at(i), at(i + 1), at(max), at(max + 1)) > 0) max = i;
+    if (validity !== null && ((validity[i >> 3]! >> (i & 7)) & 1) === 0) continue;
+    if (min < 0) {
+      min = max = i;
+      continue;
+    }
+    const s = at[i]!;
+    const e = at[i + 1]!;
+    if (compareBytes(bytes, s, e, at[min]!, at[min + 1]!) < 0) min = i;
+    else if (compareBytes(bytes, s, e, at[max]!, at[max + 1]!) > 0) max = i;
   }
-  const text = (i: number): string | null => (i < 0 ? null : Buffer.from(bytes.buffer, bytes.byteOffset + at(i), at(i + 1) - at(i)).toString('utf8'));
+  const text = (i: number): string | null => (i < 0 ? null : Buffer.from(bytes.buffer, bytes.byteOffset + at[i]!, at[i + 1]! - at[i]!).toString('utf8'));
   return [text(min), text(max)];
 }
 
