@@ -5,7 +5,7 @@ import { loadColumn } from '../read/load.js';
 import { type PartRecord, type TableRecord, partPrefix, tableKey } from '../storage/records.js';
 import { concatData } from '../storage/concat.js';
 import { commit } from './commit.js';
-import { removeParts, writePart } from './partition.js';
+import { writePart } from './partition.js';
 
 const running = new WeakMap<StoreContext, Map<string, { again: boolean }>>();
 
@@ -75,8 +75,7 @@ export async function compactOnce(ctx: StoreContext, name: string, tableId: stri
   try {
     await commit(ctx, name, tableId, { add: [{ ...written, seq: run[0]!.seq }], remove: run });
   } catch (e) {
-    await removeParts(ctx, [written]);
-    // the table was dropped or changed underneath: nothing to compact any more
+    // commit removed the new file; the table was dropped or changed underneath: nothing to compact
     if (isHaloclineError(e, 'NotFound') || isHaloclineError(e, 'Conflict')) return false;
     throw e;
   }

@@ -1,0 +1,51 @@
+// Timing: warm-up, then `runs` timed runs, each after an untimed setup and a full GC.
+import { Bench } from 'tinybench';
+import { stats, type Stats } from './report.js';
+
+/** Options of {@link measure}. */
+export interface MeasureOptions {
+  readonly runs: number;
+  readonly warmup?: number;
+  /** Untimed work before each run (warm-up runs included), e.g. creating a fresh table. */
+  readonly setup?: (run: number) => Promise<void> | void;
+}
+
+/**
+ * Runs `fn` `warmup` times untimed, then `runs` times timed; `check` sees every result.
+ * @example
+ * const s = await measure(() => db.count(sql), { runs: 7 });
+ */
+export async function measure<T>(fn: (run: number) => Promise<T>, opts: MeasureOptions, check?: (result: T) => void): Promise<Stats> {
+  const warmup = opts.warmup ?? 1;
+  const samples: number[] = [];
+  for (let run = -warmup; run < opts.runs; run++) {
+    await opts.setup?.(run);
+    collectGarbage();
+    const start = performance.now();
+    const result = await fn(run);
+    const ms = performance.now() - start;
+    check?.(result);
+    if (run >= 0) samples.push(ms);
+  }
+  return stats(samples);
+}
+
+/**
+ * Latency of a short operation from tinybench: as many runs as fit in `timeMs` after a warm-up.
+ * @example
+ * const s = await measureMany(() => t.select('depth > 1').count(), 1000);
+ */
+export async function measureMany(fn: () => Promise<unknown>, timeMs: number): Promise<Stats> {
+  collectGarbage();
+  const bench = new Bench({ time: timeMs, iterations: 20, warmupTime: Math.min(500, timeMs), warmupIterations: 50, throws: true });
+  bench.add('op', fn);
+  await bench.run();
+  const latency = bench.tasks[0]?.result?.latency;
+  if (!latency) throw new Error('tinybench produced no result');
+  return { min: latency.min, median: latency.p50 ?? latency.mean, max: latency.max, runs: latency.samples.length };
+}
+
+/** A full GC when node runs with --expose-gc (the bench script does). */
+export function collectGarbage(): void {
+  (globalThis as { gc?: () => void }).gc?.();
+}

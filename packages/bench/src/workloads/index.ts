@@ -1,0 +1,12 @@
+// The workloads in the order they run; RSS last, after the main process has closed its store.
+import { rss } from './rss.js';
+import { w1 } from './w1-count.js';
+import { w2 } from './w2-count-and.js';
+import { w6 } from './w6-select-arrow.js';
+import { w7 } from './w7-insert.js';
+import { w8 } from './w8-overhead.js';
+import type { Workload } from './workload.js';
+
+export const workloads: readonly Workload[] = [w1, w2, w6, w7, w8];
+export const afterClose: readonly Workload[] = [rss];
+export type { BenchContext, Workload } from './workload.js';
