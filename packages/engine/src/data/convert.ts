@@ -30,9 +30,8 @@ export function toRecordBatches(schema: Schema, input: InsertInput, ctx: DataCon
   }
   if (Array.isArray(input)) return input.length === 0 ? [] : [rowsToBatch(schema, input, ctx)];
   if (typeof input === 'object' && input !== null) return [rowsToBatch(schema, [input], ctx)];
-  throw invalidData(ctx, `insert expects a row object, an array of row objects, an Arrow RecordBatch or an Arrow Table; got ${describeValue(input)}`, {
-    value: input,
-  });
+  const accepts = 'a row object, an array of row objects, an Arrow RecordBatch or an Arrow Table';
+  throw invalidData(ctx, `insert expects ${accepts}; got ${describeValue(input)}`, { value: input });
 }
 
 function nonEmpty(batches: RecordBatch[]): RecordBatch[] {

@@ -1,15 +1,16 @@
 // Row objects to one record batch of the table's schema: blocks of rows, each checked for unknown
 // keys and then converted a column at a time; the error reported is the one at the lowest row.
-import { RecordBatch, type Schema, Table } from 'apache-arrow';
+import { RecordBatch, type Schema, Table, Vector } from 'apache-arrow';
 import { type DataContext, RowError, describeValue, invalidData } from './fail.js';
 import { makeBatch } from './layout.js';
+import { gatherOf } from './gather.js';
 import { columnBuilder } from './write/column.js';
 
 /** Converts row objects into one batch of `schema`; throws InvalidData naming the first bad row. */
 export function rowsToBatch(schema: Schema, rows: readonly unknown[], ctx: DataContext): RecordBatch {
   const n = rows.length;
   const builders = schema.fields.map((f) => columnBuilder(f, n));
-  const sources = schema.fields.map((f) => source(f.name, rows));
+  const gathers = schema.fields.map((f) => gatherOf(f.name));
   const checkKeys = keyChecker(schema);
   let failure: Failure | null = null;
   let limit = n;
@@ -20,8 +21,9 @@ export function rowsToBatch(schema: Schema, rows: readonly unknown[], ctx: DataC
     failure = checkKeys(rows, lo, hi) ?? failure;
     if (failure) limit = hi = failure.row;
     for (let j = 0; j < builders.length; j++) {
+      const values = gathers[j]!(rows, lo, hi);
       try {
-        builders[j]!.write(sources[j]!.src, sources[j]!.key, lo, hi);
+        builders[j]!.write(values, lo, hi);
       } catch (e) {
         if (!(e instanceof RowError)) throw e;
         failure = { row: e.row, column: schema.fields[j]!.name, message: e.message, value: e.value };
@@ -49,28 +51,27 @@ interface Failure {
   readonly value?: unknown;
 }
 
-// Names that plain objects inherit are read as own properties only, up front.
-const inherited = new Set(Object.getOwnPropertyNames(Object.prototype));
-
-function source(name: string, rows: readonly unknown[]): { src: readonly unknown[]; key: string | null } {
-  if (!inherited.has(name)) return { src: rows, key: name };
-  const own = rows.map((r) => (typeof r === 'object' && r !== null && Object.hasOwn(r, name) ? (r as Record<string, unknown>)[name] : undefined));
-  return { src: own, key: null };
-}
-
 // A checker of rows lo..hi-1 returning the first that is not a row object or has a key the schema
-// lacks; a row with the same keys in the same order as the last checked one passes with a few
-// pointer comparisons.
+// lacks. A row whose keys are those of the last checked row, in the same order, passes after a
+// for-in walk comparing interned strings by pointer (no allocation, unlike Object.keys).
 function keyChecker(schema: Schema): (rows: readonly unknown[], lo: number, hi: number) => Failure | null {
   const names = new Set(schema.fields.map((f) => f.name));
-  let known: string[] | null = null;
+  let known: string[] = [];
   return (rows, lo, hi) => {
     for (let row = lo; row < hi; row++) {
       const r = rows[row];
       if (typeof r !== 'object' || r === null || Array.isArray(r)) return notARow(row, r);
-      const keys = Object.keys(r);
-      if (known !== null && keys.length !== 0 && sameKeys(keys, known)) continue;
+      let k = 0;
+      let same = true;
+      for (const key in r) {
+        if (key !== known[k++]) {
+          same = false;
+          break;
+        }
+      }
+      if (same && k === known.length && k !== 0) continue;
       if (isExotic(r)) return notARow(row, r);
+      const keys = Object.keys(r);
       for (const key of keys) {
         if (!names.has(key)) return { row, column: key, message: unknownColumn(key, schema), value: (r as Record<string, unknown>)[key] };
       }
@@ -80,16 +81,9 @@ function keyChecker(schema: Schema): (rows: readonly unknown[], lo: number, hi: 
   };
 }
 
-function sameKeys(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
 function isExotic(r: object): boolean {
-  return (
-    r instanceof Date || r instanceof Map || r instanceof Set || ArrayBuffer.isView(r) || r instanceof ArrayBuffer || RecordBatch.isRecordBatch(r) || Table.isTable(r)
-  );
+  if (r instanceof Date || r instanceof Map || r instanceof Set || r instanceof ArrayBuffer || ArrayBuffer.isView(r)) return true;
+  return RecordBatch.isRecordBatch(r) || Table.isTable(r) || Vector.isVector(r);
 }
 
 function notARow(row: number, r: unknown): Failure {

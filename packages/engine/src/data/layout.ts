@@ -6,13 +6,25 @@ import { getInt64, putInt64, wordsOf } from './int64.js';
 
 type Offsets = Int32Array | BigInt64Array;
 
+/** A record batch of `schema` over offset-0 children of `length` rows. */
+export function makeBatch(schema: Schema, children: Data[], length: number): RecordBatch {
+  return new RecordBatch(schema, new Data(new Struct(schema.fields), 0, length, 0, undefined, children));
+}
+
 /** A fixed-width (or bool) chunk at offset 0; no bitmap when `nullCount` is 0. */
 export function fixedData(type: DataType, length: number, values: ArrayBufferView, nullBitmap: Uint8Array | undefined, nullCount: number): Data {
   return new Data(type, 0, length, nullCount, [undefined, values, nullCount > 0 ? nullBitmap : undefined] as never);
 }
 
 /** A utf8/binary chunk (32- or 64-bit offsets) at offset 0. */
-export function varData(type: DataType, length: number, offsets: Offsets, bytes: Uint8Array, nullBitmap: Uint8Array | undefined, nullCount: number): Data {
+export function varData(
+  type: DataType,
+  length: number,
+  offsets: Offsets,
+  bytes: Uint8Array,
+  nullBitmap: Uint8Array | undefined,
+  nullCount: number,
+): Data {
   return new Data(type, 0, length, nullCount, [offsets, bytes, nullCount > 0 ? nullBitmap : undefined] as never);
 }
 
@@ -33,16 +45,15 @@ export function nullData(type: DataType, length: number): Data {
  */
 export function zeroOffset(data: Data, type: DataType = data.type): Data {
   const { offset, length } = data;
-  const nullCount = data.nullCount;
-  const bitmap = nullCount > 0 && data.nullBitmap ? shiftBits(data.nullBitmap, offset, length) : undefined;
+  const same = () => (type === data.type ? data : data.clone(type));
+  const nulls = () => (data.nullCount > 0 && data.nullBitmap ? shiftBits(data.nullBitmap, offset, length) : undefined);
   if (isVarWidth(type)) {
     const { offsets, bytes } = rebase(data.valueOffsets as unknown as Offsets, data.values as Uint8Array, length);
-    if (offset === 0 && offsets === data.valueOffsets && type === data.type) return data;
-    return varData(type, length, offsets, bytes, bitmap, nullCount);
+    return offset === 0 && offsets === data.valueOffsets ? same() : varData(type, length, offsets, bytes, nulls(), data.nullCount);
   }
-  if (offset === 0 && type === data.type) return data;
+  if (offset === 0) return same();
   const values = type.typeId === Type.Bool ? shiftBits(data.values as Uint8Array, offset, length) : (data.values as ArrayBufferView);
-  return fixedData(type, length, values, offset === 0 ? data.nullBitmap : bitmap, nullCount);
+  return fixedData(type, length, values, nulls(), data.nullCount);
 }
 
 /** Index of the first null row of the chunk, or -1. */
@@ -97,9 +108,4 @@ function rebase(offsets: Offsets, bytes: Uint8Array, length: number): { offsets:
   const outWords = wordsOf(out);
   for (let i = 0; i <= length; i++) putInt64(outWords, i, getInt64(words, i) - first);
   return { offsets: out, bytes: bytes.subarray(first, getInt64(words, length)) };
-}
-
-/** A record batch of `schema` over offset-0 children of `length` rows. */
-export function makeBatch(schema: Schema, children: Data[], length: number): RecordBatch {
-  return new RecordBatch(schema, new Data(new Struct(schema.fields), 0, length, 0, undefined, children));
 }

@@ -16,7 +16,7 @@ export async function* scanBatches(ctx: StoreContext, snap: Snapshot, plan: Plan
   let next = 0;
   const fill = () => {
     while (queue.length < window && next < parts.length) {
-      const p = selectPart(ctx, parts[next++]!, plan, cache);
+      const p = selectPart(ctx, parts[next++]!, plan, cache, parts.length > 1);
       p.catch(() => undefined); // surfaced when awaited in order
       queue.push(p);
     }
@@ -35,7 +35,7 @@ export async function scanCount(ctx: StoreContext, snap: Snapshot, plan: Plan): 
   if (plan.filter === null) return parts.reduce((n, p) => n + p.rows, 0);
   const cache = !oversized(ctx, parts, plan, plan.filter.columns);
   const counts = await Promise.all(
-    parts.map(async (part) => (await run(ctx, part, await task(ctx, part, plan, 'count', cache))).count),
+    parts.map(async (part) => (await run(ctx, part, await task(ctx, part, plan, 'count', cache), parts.length > 1)).count),
   );
   return counts.reduce((a, b) => a + b, 0);
 }
@@ -58,13 +58,13 @@ function needed(plan: Plan): string[] {
   return [...names];
 }
 
-async function selectPart(ctx: StoreContext, part: PartRecord, plan: Plan, cache: boolean): Promise<RecordBatch | null> {
+async function selectPart(ctx: StoreContext, part: PartRecord, plan: Plan, cache: boolean, parallel: boolean): Promise<RecordBatch | null> {
   if (plan.filter === null) {
     // every row: the cached chunks are the result, no scan needed
     const children = await Promise.all(plan.output.fields.map((f) => loadColumn(ctx, part, f.name, cache)));
     return batchOf(plan, part.rows, children);
   }
-  const result = await run(ctx, part, await task(ctx, part, plan, 'select', cache));
+  const result = await run(ctx, part, await task(ctx, part, plan, 'select', cache), parallel);
   if (result.count === 0 || !result.columns) return null;
   const children = plan.output.fields.map((f, i) => dataOf(f.type, result.count, result.columns![i]!));
   return batchOf(plan, result.count, children);
@@ -87,8 +87,9 @@ async function task(ctx: StoreContext, part: PartRecord, plan: Plan, mode: ScanT
   return { mode, length: part.rows, filter: plan.filter, columns, project: mode === 'count' ? [] : plan.output.fields.map((f) => f.name) };
 }
 
-function run(ctx: StoreContext, part: PartRecord, t: ScanTask) {
-  const executor = ctx.pool !== null && part.rows >= ctx.options.inlineRows ? ctx.pool : ctx.inline;
+// the pool pays only when partitions run side by side and each is big enough to hide the round trip
+function run(ctx: StoreContext, part: PartRecord, t: ScanTask, parallel: boolean) {
+  const executor = ctx.pool !== null && parallel && part.rows >= ctx.options.inlineRows ? ctx.pool : ctx.inline;
   return executor.run(t);
 }
 

@@ -44,13 +44,24 @@ export function normalizeMetadata(field: Field, ctx: { table?: string } = {}): M
 }
 
 const infoCache = new WeakMap<Field, FieldInfo>();
-const aggrs: Readonly<Record<string, Aggr>> = { sum: 'sum', count: 'count', avg: 'avg', mean: 'avg', min: 'min', max: 'max' };
-const obsoleteClass: Readonly<Record<string, string>> = { isGeometry: 'geometry', isLat: 'latitude', isLon: 'longitude' };
-const classTypes: Readonly<Record<string, { names: readonly string[]; say: string }>> = {
-  geometry: { names: ['utf8', 'largeutf8', 'binary', 'largebinary'], say: 'utf8/largeutf8 (WKT) or binary/largebinary (WKB)' },
-  latitude: { names: ['float32', 'float64'], say: 'float32 or float64' },
-  longitude: { names: ['float32', 'float64'], say: 'float32 or float64' },
-};
+const aggrs = new Map<string, Aggr>([
+  ['sum', 'sum'],
+  ['count', 'count'],
+  ['avg', 'avg'],
+  ['mean', 'avg'],
+  ['min', 'min'],
+  ['max', 'max'],
+]);
+const obsoleteClass = new Map([
+  ['isGeometry', 'geometry'],
+  ['isLat', 'latitude'],
+  ['isLon', 'longitude'],
+]);
+const classTypes = new Map<string, { names: readonly string[]; say: string }>([
+  ['geometry', { names: ['utf8', 'largeutf8', 'binary', 'largebinary'], say: 'utf8/largeutf8 (WKT) or binary/largebinary (WKB)' }],
+  ['latitude', { names: ['float32', 'float64'], say: 'float32 or float64' }],
+  ['longitude', { names: ['float32', 'float64'], say: 'float32 or float64' }],
+]);
 
 function parseFieldMetadata(field: Field, ctx: { table?: string }): { metadata: Map<string, string>; info: FieldInfo } {
   const fail = (message: string, value?: unknown): never => {
@@ -65,8 +76,11 @@ function parseFieldMetadata(field: Field, ctx: { table?: string }): { metadata: 
   let klass = explicit === undefined ? undefined : canonicalClass(explicit, fail);
   let impliedBy: string | undefined;
   for (const [k, v] of entries) {
-    const implied = obsoleteClass[k];
-    if (implied === undefined || !flag(v, k, fail, true)) continue;
+    const implied = obsoleteClass.get(k);
+    if (implied === undefined) continue;
+    const set = flag(v);
+    if (set === null) fail(`${k} must be "true" or "false", got "${v}"`, v);
+    if (!set) continue;
     if (klass !== undefined && klass !== implied) fail(`obsolete ${k} implies class ${implied}, which conflicts with class "${klass}"`, v);
     klass = implied;
     impliedBy ??= k;
@@ -79,12 +93,12 @@ function parseFieldMetadata(field: Field, ctx: { table?: string }): { metadata: 
   for (const [k, v] of entries) {
     switch (k) {
       case 'index':
-        if (!flag(v, k, fail, false)) fail(`index must be "true" (or "1", "yes", ""), got "${v}"; remove the key to leave the column unindexed`, v);
+        if (flag(v) !== true) fail(`index must be "true" (or "1", "yes", ""), got "${v}"; remove the key to leave the column unindexed`, v);
         out.set(k, 'true');
         info.index = true;
         break;
       case 'aggr': {
-        const a = aggrs[v.trim().toLowerCase()];
+        const a = aggrs.get(v.trim().toLowerCase());
         if (a === undefined) fail(`aggr must be one of sum, count, avg, min, max, got "${v}"`, v);
         out.set(k, (info.aggr = a!));
         break;
@@ -120,21 +134,21 @@ function parseFieldMetadata(field: Field, ctx: { table?: string }): { metadata: 
   return { metadata: out, info };
 }
 
-// A marker value: "true", "1", "yes" or "" (any case) is set; "false", "0", "no" is unset when allowed.
-function flag(v: string, key: string, fail: (m: string, v?: unknown) => never, allowFalse: boolean): boolean {
+// A marker value: true for "true", "1", "yes" or "" (any case), false for "false", "0", "no", else null.
+function flag(v: string): boolean | null {
   const s = v.trim().toLowerCase();
   if (s === 'true' || s === '1' || s === 'yes' || s === '') return true;
-  if (allowFalse && (s === 'false' || s === '0' || s === 'no')) return false;
-  return fail(`${key} must be "true" or "false", got "${v}"`, v);
+  if (s === 'false' || s === '0' || s === 'no') return false;
+  return null;
 }
 
 function canonicalClass(v: string, fail: (m: string, v?: unknown) => never): string {
   if (v.trim() === '') fail('class must not be empty', v);
   const lower = v.trim().toLowerCase();
-  return lower in classTypes ? lower : v;
+  return classTypes.has(lower) ? lower : v;
 }
 
 function checkClassType(klass: string, type: DataType, fail: (m: string, v?: unknown) => never): void {
-  const need = classTypes[klass];
+  const need = classTypes.get(klass);
   if (need && !need.names.includes(typeName(type))) fail(`class ${klass} requires ${need.say}, got ${typeName(type)}`, klass);
 }

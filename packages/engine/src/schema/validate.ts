@@ -4,11 +4,6 @@ import { HaloclineError } from '../errors.js';
 import { normalizeMetadata } from './metadata.js';
 import { columnKind, typeName } from './types.js';
 
-/** The types a column may have, as listed in InvalidSchema messages. */
-export const SUPPORTED_TYPES =
-  'int8, int16, int32, int64, uint8, uint16, uint32, uint64, float32, float64, bool, utf8, largeutf8, ' +
-  'binary, largebinary, date32, date64, timestamp (any unit, with or without timezone)';
-
 /**
  * Validates a table schema and returns a new Schema with normalised field metadata (the input is
  * never mutated). Throws InvalidSchema naming the column and what to fix.
@@ -54,6 +49,11 @@ export function normalizeSchema(schema: Schema, ctx: { table?: string } = {}): S
 export function isSchema(x: unknown): x is Schema {
   return Schema.isSchema(x);
 }
+
+// The types a column may have, as listed in InvalidSchema messages.
+const SUPPORTED_TYPES =
+  'int8, int16, int32, int64, uint8, uint16, uint32, uint64, float32, float64, bool, utf8, largeutf8, ' +
+  'binary, largebinary, date32, date64, timestamp (any unit, with or without timezone)';
 
 function describe(x: unknown): string {
   if (x === null) return 'null';

@@ -21,9 +21,10 @@ export function decodeDictionary(data: Data): Data | null {
   const bits = new Uint8Array(bitmapBytes(n));
   let nullCount = 0;
   for (let i = 0; i < n; i++) {
-    const k = data.nullCount > 0 && data.nullBitmap && !isValid(data.nullBitmap, data.offset + i) ? -1 : Number(index[i]);
-    if (k >= dict.length) throw new RowError(i, `dictionary index ${k} is out of range (${dict.length} values)`);
-    picks[i] = k < 0 || (dictNulls !== null && !isValid(dictNulls, k)) ? -1 : k;
+    const isNull = data.nullCount > 0 && data.nullBitmap && !isValid(data.nullBitmap, data.offset + i);
+    const k = isNull ? -1 : Number(index[i]);
+    if (!isNull && !(k >= 0 && k < dict.length)) throw new RowError(i, `dictionary index ${k} is out of range (${dict.length} values)`);
+    picks[i] = isNull || (dictNulls !== null && !isValid(dictNulls, k)) ? -1 : k;
     if (picks[i]! < 0) nullCount++;
     else bits[i >> 3]! |= 1 << (i & 7);
   }

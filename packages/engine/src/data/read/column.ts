@@ -3,19 +3,20 @@ import type { Data } from 'apache-arrow';
 import { type ColumnKind, columnKind, typeName } from '../../schema/types.js';
 import { zeroOffset } from '../layout.js';
 import { readBools, readNumbers } from './numbers.js';
-import { type ColumnReader, type ValueSink, put } from './reader.js';
+import type { ColumnReader } from './reader.js';
 import { readStrings } from './strings.js';
 import { readDates, readTimestamps } from './temporal.js';
 
-/** Reads every value of a chunk (any offset) as its JS form into the sink; null type reads as nulls. */
-export function readColumn(data: Data, sink: ValueSink): void {
+/** The values of a chunk (any offset) as their JS forms, nulls as null; a null-type chunk reads as nulls. */
+export function readColumn(data: Data): unknown[] {
+  const out = new Array<unknown>(data.length);
   const kind = columnKind(data.type);
   if (kind === null) {
     if (data.nullCount !== data.length) throw new Error(`readColumn: unsupported type ${typeName(data.type)}`);
-    for (let i = 0; i < data.length; i++) put(sink.dst, sink.key, i, null);
-    return;
+    return out.fill(null);
   }
-  readers[kind](zeroOffset(data), sink);
+  readers[kind](zeroOffset(data), out);
+  return out;
 }
 
 const readers: Record<ColumnKind, ColumnReader> = {

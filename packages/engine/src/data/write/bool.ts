@@ -2,7 +2,7 @@
 import type { Data, Field } from 'apache-arrow';
 import { expected } from '../fail.js';
 import { bitmapBytes, fixedData } from '../layout.js';
-import { type ColumnBuilder, type ColumnWriter, type Row, Validity } from './writer.js';
+import { type ColumnBuilder, type ColumnWriter, Validity } from './writer.js';
 
 /** bool from `true`/`false` only (no 0/1, no strings). */
 export const writeBools: ColumnWriter = (field, length) => new BoolBuilder(field, length);
@@ -19,10 +19,10 @@ class BoolBuilder implements ColumnBuilder {
     this.validity = new Validity(length, field.nullable);
   }
 
-  write(src: readonly unknown[], key: string | null, lo: number, hi: number): void {
+  write(values: readonly unknown[], lo: number, hi: number): void {
     const { out, validity } = this;
     for (let i = lo; i < hi; i++) {
-      const v = key === null ? src[i] : (src[i] as Row)[key];
+      const v = values[i - lo];
       if (v === true) out[i >> 3]! |= 1 << (i & 7);
       else if (v === null || v === undefined) validity.setNull(i, v);
       else if (v !== false) throw expected(i, 'bool', v);

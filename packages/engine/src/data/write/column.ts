@@ -19,7 +19,7 @@ export function columnBuilder(field: Field, length: number): ColumnBuilder {
 /** Converts a whole array of JS values into one chunk; throws RowError at the first bad value. */
 export function writeValues(field: Field, values: readonly unknown[]): Data {
   const builder = columnBuilder(field, values.length);
-  builder.write(values, null, 0, values.length);
+  builder.write(values, 0, values.length);
   return builder.finish();
 }
 

@@ -3,7 +3,7 @@ import { type Data, type Field, Precision } from 'apache-arrow';
 import { floatPrecision, typeName } from '../../schema/types.js';
 import { RowError, expected } from '../fail.js';
 import { fixedData } from '../layout.js';
-import { type ColumnBuilder, type ColumnWriter, type Row, Validity } from './writer.js';
+import { type ColumnBuilder, type ColumnWriter, Validity } from './writer.js';
 
 /** float64 stores numbers as they are (NaN and infinities too); float32 rounds them but rejects overflow. */
 export const writeFloats: ColumnWriter = (field, length) => new FloatBuilder(field, length);
@@ -37,10 +37,10 @@ class FloatBuilder implements ColumnBuilder {
     this.single = floatPrecision(field.type) === Precision.SINGLE;
   }
 
-  write(src: readonly unknown[], key: string | null, lo: number, hi: number): void {
+  write(values: readonly unknown[], lo: number, hi: number): void {
     const { out, validity, single } = this;
     for (let i = lo; i < hi; i++) {
-      const v = key === null ? src[i] : (src[i] as Row)[key];
+      const v = values[i - lo];
       if (typeof v === 'number') {
         if (single && Math.abs(v) > F32_MAX) checkFloat32(i, v);
         out[i] = v;

@@ -3,7 +3,7 @@ import type { Data, Field } from 'apache-arrow';
 import { intBits, isSigned, typeName } from '../../schema/types.js';
 import { RowError, expected } from '../fail.js';
 import { fixedData } from '../layout.js';
-import { type ColumnBuilder, type ColumnWriter, type Row, Validity } from './writer.js';
+import { type ColumnBuilder, type ColumnWriter, Validity } from './writer.js';
 
 /** int8/16/32 and uint8/16/32 from integral numbers or bigints within the type's range. */
 export const writeInts: ColumnWriter = (field, length) => new IntBuilder(field, length);
@@ -35,10 +35,10 @@ class IntBuilder implements ColumnBuilder {
     ({ min: this.min, max: this.max } = intRange(field));
   }
 
-  write(src: readonly unknown[], key: string | null, lo: number, hi: number): void {
+  write(values: readonly unknown[], lo: number, hi: number): void {
     const { out, validity, min, max } = this;
     for (let i = lo; i < hi; i++) {
-      const v = key === null ? src[i] : (src[i] as Row)[key];
+      const v = values[i - lo];
       if (typeof v === 'number' && v >= min && v <= max && Number.isInteger(v)) out[i] = v;
       else if (v === null || v === undefined) validity.setNull(i, v);
       else out[i] = this.slow(i, v);

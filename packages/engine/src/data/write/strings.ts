@@ -4,7 +4,7 @@ import { isLarge, typeName } from '../../schema/types.js';
 import { RowError, expected } from '../fail.js';
 import { putInt64, wordsOf } from '../int64.js';
 import { varData } from '../layout.js';
-import { type ColumnBuilder, type ColumnWriter, type Row, Validity } from './writer.js';
+import { type ColumnBuilder, type ColumnWriter, Validity } from './writer.js';
 
 /** utf8/largeutf8 from strings (ASCII copied inline, the rest through TextEncoder); binary from Uint8Array. */
 export const writeStrings: ColumnWriter = (field, length) => new BytesBuilder(field, length);
@@ -33,20 +33,38 @@ class BytesBuilder implements ColumnBuilder {
     this.words = this.off64 && wordsOf(this.off64);
   }
 
-  write(src: readonly unknown[], key: string | null, lo: number, hi: number): void {
-    const { text, validity } = this;
+  write(values: readonly unknown[], lo: number, hi: number): void {
+    const { text, validity, off32, words } = this;
+    let { bytes, p } = this;
     for (let i = lo; i < hi; i++) {
-      const v = key === null ? src[i] : (src[i] as Row)[key];
-      if (text && typeof v === 'string') this.addString(i, v);
-      else if (!text && v instanceof Uint8Array) this.addBytes(v);
-      else if (v === null || v === undefined) validity.setNull(i, v);
+      const v = values[i - lo];
+      if (text && typeof v === 'string') {
+        const n = v.length;
+        // a UTF-16 code unit takes at most 3 UTF-8 bytes
+        if (p + 3 * n > bytes.length) bytes = this.grow(p, p + 3 * n);
+        // short ASCII strings are copied here; TextEncoder's per-call cost pays off from ~16 units
+        if (n <= 16) {
+          let j = 0;
+          for (; j < n; j++) {
+            const c = v.charCodeAt(j);
+            if (c >= 0x80) break;
+            bytes[p++] = c;
+          }
+          if (j < n) p = encodeRest(i, v, j, bytes, p);
+        } else p = encodeRest(i, v, 0, bytes, p);
+      } else if (!text && v instanceof Uint8Array) {
+        if (p + v.length > bytes.length) bytes = this.grow(p, p + v.length);
+        bytes.set(v, p);
+        p += v.length;
+      } else if (v === null || v === undefined) validity.setNull(i, v);
       else throw expected(i, typeName(this.field.type), v, text ? undefined : 'a Uint8Array or Buffer');
       // the end offset of row i
-      if (this.off32) {
-        if (this.p > INT32_MAX) throw new RowError(i, 'more than 2 GiB of data in one insert; insert in smaller parts or use a large type');
-        this.off32[i + 1] = this.p;
-      } else putInt64(this.words!, i + 1, this.p);
+      if (off32 === null) putInt64(words!, i + 1, p);
+      else if (p <= INT32_MAX) off32[i + 1] = p;
+      else throw new RowError(i, 'more than 2 GiB of data in one insert; insert in smaller parts or use a large type');
     }
+    this.bytes = bytes;
+    this.p = p;
   }
 
   finish(): Data {
@@ -56,36 +74,20 @@ class BytesBuilder implements ColumnBuilder {
     return varData(this.field.type, this.length, (this.off32 ?? this.off64)!, bytes, bitmap, nullCount);
   }
 
-  private addString(row: number, s: string): void {
-    const n = s.length;
-    // a UTF-16 code unit takes at most 3 UTF-8 bytes
-    if (this.p + 3 * n > this.bytes.length) this.grow(this.p + 3 * n);
-    const bytes = this.bytes;
-    let p = this.p;
-    let j = 0;
-    for (; j < n; j++) {
-      const c = s.charCodeAt(j);
-      if (c >= 0x80) break;
-      bytes[p++] = c;
-    }
-    if (j < n) {
-      if (!(s as string & { isWellFormed(): boolean }).isWellFormed()) {
-        throw new RowError(row, 'string has an unpaired surrogate, which UTF-8 cannot hold', s);
-      }
-      p += encoder.encodeInto(s.substring(j), bytes.subarray(p)).written;
-    }
-    this.p = p;
-  }
-
-  private addBytes(b: Uint8Array): void {
-    if (this.p + b.length > this.bytes.length) this.grow(this.p + b.length);
-    this.bytes.set(b, this.p);
-    this.p += b.length;
-  }
-
-  private grow(need: number): void {
+  // a larger buffer holding the first p bytes
+  private grow(p: number, need: number): Uint8Array {
     const next = new Uint8Array(Math.max(need, this.bytes.length * 2));
-    next.set(this.bytes.subarray(0, this.p));
-    this.bytes = next;
+    next.set(this.bytes.subarray(0, p));
+    return (this.bytes = next);
   }
+}
+
+// Encodes s from code unit j on at bytes[p] (room for 3 bytes a unit is there); the new end.
+function encodeRest(row: number, s: string, j: number, bytes: Uint8Array, p: number): number {
+  const { written } = encoder.encodeInto(j === 0 ? s : s.substring(j), bytes.subarray(p));
+  // more bytes than units means non-ASCII text, which must not hold a lone surrogate
+  if (written !== s.length - j && !(s as string & { isWellFormed(): boolean }).isWellFormed()) {
+    throw new RowError(row, 'string has an unpaired surrogate, which UTF-8 cannot hold', s);
+  }
+  return p + written;
 }

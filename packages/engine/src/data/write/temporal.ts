@@ -5,7 +5,7 @@ import { RowError, describeValue } from '../fail.js';
 import { putInt64, wordsOf } from '../int64.js';
 import { fixedData } from '../layout.js';
 import { putTime, readInstant } from './instant.js';
-import { type ColumnBuilder, type ColumnWriter, type Row, Validity } from './writer.js';
+import { type ColumnBuilder, type ColumnWriter, Validity } from './writer.js';
 
 /** timestamp[s|ms|us|ns] (timezone irrelevant: values are UTC); a value finer than the unit is rejected. */
 export const writeTimestamps: ColumnWriter = (field, length) => new TimestampBuilder(field, length);
@@ -32,11 +32,11 @@ class TimestampBuilder implements ColumnBuilder {
     this.unit = timeUnit(field.type);
   }
 
-  write(src: readonly unknown[], key: string | null, lo: number, hi: number): void {
+  write(values: readonly unknown[], lo: number, hi: number): void {
     const { words, validity } = this;
     const millis = this.unit === TimeUnit.MILLISECOND;
     for (let i = lo; i < hi; i++) {
-      const v = key === null ? src[i] : (src[i] as Row)[key];
+      const v = values[i - lo];
       if (v === null || v === undefined) validity.setNull(i, v);
       else if (millis && v instanceof Date && v.getTime() === v.getTime()) {
         // the common case inline: a valid Date (always within ±8.64e15 ms) into milliseconds
@@ -74,18 +74,20 @@ class DateBuilder implements ColumnBuilder {
     this.validity = new Validity(length, field.nullable);
   }
 
-  write(src: readonly unknown[], key: string | null, lo: number, hi: number): void {
+  write(values: readonly unknown[], lo: number, hi: number): void {
     const { out, words, validity, instant } = this;
     const type = typeName(this.field.type);
     for (let i = lo; i < hi; i++) {
-      const v = key === null ? src[i] : (src[i] as Row)[key];
+      const v = values[i - lo];
       if (v === null || v === undefined) {
         validity.setNull(i, v);
         continue;
       }
       readInstant(i, v, type, instant);
       const ms = instant[0]!;
-      if (instant[1] !== 0 || ms % MS_PER_DAY !== 0) throw new RowError(i, `${describeValue(v)} has a time of day; ${type} holds whole days (UTC midnight)`, v);
+      if (instant[1] !== 0 || ms % MS_PER_DAY !== 0) {
+        throw new RowError(i, `${describeValue(v)} has a time of day; ${type} holds whole days (UTC midnight)`, v);
+      }
       if (!(Math.abs(ms / MS_PER_DAY) <= 2147483647)) throw new RowError(i, `${describeValue(v)} is out of range for ${type}`, v);
       if (words) putInt64(words, i, ms);
       else out[i] = ms / MS_PER_DAY;

@@ -4,24 +4,21 @@ import { missing } from '../fail.js';
 import { bitmapBytes } from '../layout.js';
 
 /**
- * Converts one column's values into a chunk of exactly its field's type, filling typed arrays
- * directly, a block of rows at a time (so a row's objects are still in cache for the next column).
- * Value `i` is `src[i][key]` of row objects, or `src[i]` when `key` is null. Each builder reads it
- * as `key === null ? src[i] : (src[i] as Row)[key]` in its own loop: a shared accessor function
- * would share one inline cache across all writers, turn megamorphic and cost twice as much.
+ * Converts one column's values into a chunk of exactly its field's type, a block of rows at a
+ * time, filling typed arrays directly (no Arrow builders).
  */
 export interface ColumnBuilder {
-  /** Converts values lo..hi-1; throws RowError at the first one it cannot store exactly. */
-  write(src: readonly unknown[], key: string | null, lo: number, hi: number): void;
+  /**
+   * Converts the values of rows lo..hi-1, `values[k]` being the value of row `lo + k`; throws
+   * RowError (with the row number) at the first value it cannot store exactly.
+   */
+  write(values: readonly unknown[], lo: number, hi: number): void;
   /** The chunk of all the rows, once every block is written. */
   finish(): Data;
 }
 
 /** Makes the builder of a column of `length` rows. */
 export type ColumnWriter = (field: Field, length: number) => ColumnBuilder;
-
-/** A row object, as builders read it. */
-export type Row = Record<string, unknown>;
 
 /** A validity bitmap allocated on the first null; rejects nulls when the column is not nullable. */
 export class Validity {

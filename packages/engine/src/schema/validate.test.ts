@@ -1,0 +1,95 @@
+import * as arrow from 'apache-arrow';
+import { Field, Schema } from 'apache-arrow';
+import { describe, expect, it } from 'vitest';
+import { isHaloclineError } from '../errors.js';
+import { isSchema, normalizeSchema } from './validate.js';
+
+const supported: [string, arrow.DataType][] = [
+  ['int8', new arrow.Int8()],
+  ['int16', new arrow.Int16()],
+  ['int32', new arrow.Int32()],
+  ['int64', new arrow.Int64()],
+  ['uint8', new arrow.Uint8()],
+  ['uint16', new arrow.Uint16()],
+  ['uint32', new arrow.Uint32()],
+  ['uint64', new arrow.Uint64()],
+  ['float32', new arrow.Float32()],
+  ['float64', new arrow.Float64()],
+  ['bool', new arrow.Bool()],
+  ['utf8', new arrow.Utf8()],
+  ['largeutf8', new arrow.LargeUtf8()],
+  ['binary', new arrow.Binary()],
+  ['largebinary', new arrow.LargeBinary()],
+  ['date32', new arrow.DateDay()],
+  ['date64', new arrow.DateMillisecond()],
+  ['timestamp[s]', new arrow.TimestampSecond()],
+  ['timestamp[ms, tz=UTC]', new arrow.TimestampMillisecond('UTC')],
+  ['timestamp[us]', new arrow.TimestampMicrosecond()],
+  ['timestamp[ns, tz=Europe/Paris]', new arrow.TimestampNanosecond('Europe/Paris')],
+];
+
+const unsupported: [string, arrow.DataType][] = [
+  ['List<Int32>', new arrow.List(new Field('item', new arrow.Int32()))],
+  ['Struct<{a:Int32}>', new arrow.Struct([new Field('a', new arrow.Int32())])],
+  ['Dictionary<Int32, Utf8>', new arrow.Dictionary(new arrow.Utf8(), new arrow.Int32())],
+  ['Decimal[10e+2]', new arrow.Decimal(2, 10, 128)],
+  ['float16', new arrow.Float16()],
+  ['Time32<MILLISECOND>', new arrow.TimeMillisecond()],
+  ['Interval<DAY_TIME>', new arrow.IntervalDayTime()],
+  ['Null', new arrow.Null()],
+  ['Duration<SECOND>', new arrow.DurationSecond()],
+  ['FixedSizeBinary[4]', new arrow.FixedSizeBinary(4)],
+];
+
+function invalid(f: () => unknown): Error & Record<string, unknown> {
+  try {
+    f();
+  } catch (e) {
+    expect(isHaloclineError(e, 'InvalidSchema')).toBe(true);
+    return e as Error & Record<string, unknown>;
+  }
+  throw new Error('expected InvalidSchema');
+}
+
+describe('normalizeSchema', () => {
+  it('accepts every supported type, keeping types and nullability', () => {
+    const schema = new Schema(supported.map(([n, t], i) => new Field(n, t, i % 2 === 0)), new Map([['owner', 'x']]));
+    const out = normalizeSchema(schema);
+    expect(out).not.toBe(schema);
+    expect(out.fields.map((f) => [f.name, f.type, f.nullable])).toEqual(schema.fields.map((f) => [f.name, f.type, f.nullable]));
+    expect(Object.fromEntries(out.metadata)).toEqual({ owner: 'x' });
+  });
+  it('rejects every other type naming the column and the type', () => {
+    for (const [name, type] of unsupported) {
+      const e = invalid(() => normalizeSchema(new Schema([new Field('ok', new arrow.Int32()), new Field('bad', type)]), { table: 't' }));
+      expect(e.message).toContain(`column "bad": type ${name} is not supported; use one of int8`);
+      expect(e).toMatchObject({ table: 't', column: 'bad' });
+    }
+  });
+  it('normalises metadata into a new schema without touching the input', () => {
+    const input = new Schema([new Field('lat', new arrow.Float64(), false, new Map([['isLat', 'yes'], ['index', '1']]))]);
+    const out = normalizeSchema(input);
+    expect(Object.fromEntries(out.fields[0]!.metadata)).toEqual({ class: 'latitude', index: 'true' });
+    expect(Object.fromEntries(input.fields[0]!.metadata)).toEqual({ isLat: 'yes', index: '1' });
+  });
+  it('requires at least one field, non-empty and unique names', () => {
+    expect(invalid(() => normalizeSchema(new Schema([]))).message).toBe('a schema needs at least one field');
+    expect(invalid(() => normalizeSchema(new Schema([new Field('', new arrow.Int32())]))).message).toContain('field 0 has an empty name');
+    const dup = invalid(() => normalizeSchema(new Schema([new Field('a', new arrow.Int32()), new Field('a', new arrow.Utf8())])));
+    expect(dup).toMatchObject({ message: 'duplicate column name "a"', column: 'a' });
+  });
+  it('says so when the argument is not a schema', () => {
+    expect(invalid(() => normalizeSchema({ fields: [] } as unknown as Schema)).message).toBe('expected an Arrow Schema, got Object');
+    expect(invalid(() => normalizeSchema(null as unknown as Schema)).message).toBe('expected an Arrow Schema, got null');
+    const odd = Object.assign(Object.create(Schema.prototype) as Schema, { fields: [{ name: 'x' }], metadata: new Map() });
+    expect(invalid(() => normalizeSchema(odd)).message).toBe('field 0 is not an Arrow Field, got Object');
+  });
+});
+
+describe('isSchema', () => {
+  it('recognises arrow schemas only', () => {
+    expect(isSchema(new Schema([]))).toBe(true);
+    expect(isSchema({ fields: [] })).toBe(false);
+    expect(isSchema(undefined)).toBe(false);
+  });
+});
