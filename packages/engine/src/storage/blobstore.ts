@@ -1,11 +1,26 @@
 // Where immutable data files live. The local directory is the implementation today; object storage later.
+import type { Readable } from 'node:stream';
+
+/** A file being written: appends in order, then commit makes it visible atomically and durably. */
+export interface BlobWriter {
+  /** Queues `bytes` after everything appended so far; appends may be in flight together. */
+  append(bytes: Uint8Array): Promise<void>;
+  /** Bytes appended so far (including ones still in flight). */
+  readonly size: number;
+  /** Waits for the appends, makes the file durable and visible under its path. */
+  commit(): Promise<void>;
+  /** Discards the file; nothing becomes visible. */
+  abort(): Promise<void>;
+}
 
 /** Immutable files addressed by a relative path ("parts/<table>/<part>.hlp"). */
 export interface BlobStore {
-  /** Writes a whole file atomically and durably: readers see all of it or none. */
-  write(path: string, pieces: readonly Uint8Array[]): Promise<void>;
+  /** Starts writing a new file at `path`; readers see all of it after commit, or none of it. */
+  create(path: string): Promise<BlobWriter>;
   /** Reads `into.length` bytes from `offset` into `into` (which may be SharedArrayBuffer-backed). */
   read(path: string, offset: number, into: Uint8Array): Promise<void>;
+  /** Streams a whole file (or the byte range [start, end]) without holding it in memory. */
+  stream(path: string, range?: { start: number; end: number }): Readable;
   /** Removes a file; a missing file is not an error. */
   remove(path: string): Promise<void>;
   /** Removes a folder and everything in it; a missing folder is not an error. */

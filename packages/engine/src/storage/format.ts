@@ -1,17 +1,19 @@
-// Partition file format v1: a versioned header, then one Arrow IPC stream per column.
+// Partition file format v1: a fixed prefix, one Arrow IPC stream per column, a footer directory.
 //
 //   [0, 8)    magic "HLCNPART"
-//   [8, 12)   format version, u32 little-endian
-//   [12, 16)  header length H, u32 little-endian
-//   [16, 16+H) header JSON: { part, rows, columns: [{ name, offset, length }] }
-//   then, each starting on a 64-byte boundary, one Arrow IPC stream per column (schema, one
-//   record batch, end-of-stream), so a scan reads exactly the columns it needs.
+//   [8, 12)   format version, u32 little-endian; [12, 64) zero
+//   then, each starting on a 64-byte boundary, one Arrow IPC stream per column (schema, one record
+//   batch, end-of-stream), so a scan reads exactly the columns it needs;
+//   footer: JSON { part, rows, columns: [{ name, offset, length }] }, its length as u32 LE, magic.
+// The footer comes last so columns are written as soon as they are encoded (the directory is also
+// kept in the partition's metadata record, which is what readers use).
 import { type Data, RecordBatchStreamWriter, Table, makeVector, tableFromIPC } from 'apache-arrow';
 import { HaloclineError } from '../errors.js';
 
 export const PART_MAGIC = 'HLCNPART';
 export const PART_VERSION = 1;
-const PREFIX = 16;
+/** Bytes of the fixed prefix; column segments start here. */
+export const PREFIX_BYTES = 64;
 const ALIGN = 64;
 
 /** Where one column's IPC stream lives inside a partition file. */
@@ -21,53 +23,39 @@ export interface SegmentRef {
   readonly length: number;
 }
 
-/** An encoded partition: the file's bytes as pieces, and its column directory. */
-export interface EncodedPartition {
-  readonly pieces: readonly Uint8Array[];
-  readonly segments: readonly SegmentRef[];
-  readonly bytes: number;
+/** The fixed prefix: magic and format version. */
+export function encodePrefix(): Uint8Array {
+  const head = new Uint8Array(PREFIX_BYTES);
+  head.set(Buffer.from(PART_MAGIC, 'latin1'), 0);
+  new DataView(head.buffer).setUint32(8, PART_VERSION, true);
+  return head;
 }
 
-/** Encodes one partition (the columns of a batch, all of `rows` length) into file pieces. */
-export function encodePartition(part: string, rows: number, columns: readonly { name: string; data: Data }[]): EncodedPartition {
-  const streams = columns.map((c) => encodeSegment(c.name, c.data));
-  // lay the segments out after a header sized for the final offsets
-  let headerJson = '';
-  let segments: SegmentRef[] = [];
-  for (let guess = 256; ; guess *= 2) {
-    let offset = align(PREFIX + guess);
-    segments = streams.map((s, i) => {
-      const ref = { name: columns[i]!.name, offset, length: s.length };
-      offset = align(offset + s.length);
-      return ref;
-    });
-    headerJson = JSON.stringify({ part, rows, columns: segments });
-    if (Buffer.byteLength(headerJson) <= guess) break;
-  }
-  const dataStart = segments[0]?.offset ?? align(PREFIX + Buffer.byteLength(headerJson));
-  const head = new Uint8Array(dataStart);
-  head.set(Buffer.from(PART_MAGIC, 'latin1'), 0);
-  const view = new DataView(head.buffer);
-  view.setUint32(8, PART_VERSION, true);
-  const json = Buffer.from(headerJson, 'utf8');
-  view.setUint32(12, json.length, true);
-  head.set(json, PREFIX);
-  const pieces: Uint8Array[] = [head];
-  let pos = dataStart;
-  streams.forEach((s, i) => {
-    pieces.push(s);
-    pos += s.length;
-    const next = i + 1 < segments.length ? segments[i + 1]!.offset : align(pos);
-    if (next > pos) pieces.push(new Uint8Array(next - pos));
-    pos = next;
-  });
-  return { pieces, segments, bytes: pos };
+/** One column as an Arrow IPC stream. */
+export function encodeSegment(name: string, data: Data): Uint8Array {
+  const table = new Table({ [name]: makeVector(data) });
+  return RecordBatchStreamWriter.writeAll(table).toUint8Array(true);
+}
+
+/** Zero bytes that bring `position` to the next segment boundary. */
+export function padding(position: number): Uint8Array {
+  return new Uint8Array(Math.ceil(position / ALIGN) * ALIGN - position);
+}
+
+/** The footer: the column directory as JSON, its byte length, the magic again. */
+export function encodeFooter(part: string, rows: number, columns: readonly SegmentRef[]): Uint8Array {
+  const json = Buffer.from(JSON.stringify({ part, rows, columns }), 'utf8');
+  const out = new Uint8Array(json.length + 12);
+  out.set(json, 0);
+  new DataView(out.buffer).setUint32(json.length, json.length, true);
+  out.set(Buffer.from(PART_MAGIC, 'latin1'), json.length + 4);
+  return out;
 }
 
 /** Checks the fixed prefix of a partition file; throws `Corrupt` naming the file when it is not v1. */
 export function checkPrefix(prefix: Uint8Array, path: string): void {
   const magic = Buffer.from(prefix.subarray(0, 8)).toString('latin1');
-  if (prefix.length < PREFIX || magic !== PART_MAGIC) {
+  if (prefix.length < 12 || magic !== PART_MAGIC) {
     throw new HaloclineError('Corrupt', `${path} is not a Halocline partition file (bad magic)`, { path });
   }
   const version = new DataView(prefix.buffer, prefix.byteOffset, prefix.byteLength).getUint32(8, true);
@@ -75,9 +63,6 @@ export function checkPrefix(prefix: Uint8Array, path: string): void {
     throw new HaloclineError('Corrupt', `${path}: got v${version} partition data, expected v${PART_VERSION}`, { path });
   }
 }
-
-/** Bytes of the fixed prefix that `checkPrefix` needs. */
-export const PREFIX_BYTES = PREFIX;
 
 /** Decodes one column's IPC stream (its buffers stay views into `bytes`). */
 export function decodeSegment(bytes: Uint8Array, path: string): Data {
@@ -87,13 +72,4 @@ export function decodeSegment(bytes: Uint8Array, path: string): Data {
     throw new HaloclineError('Corrupt', `${path}: column segment holds ${vector?.data.length ?? 0} chunks, expected 1`, { path });
   }
   return vector.data[0]!;
-}
-
-function encodeSegment(name: string, data: Data): Uint8Array {
-  const table = new Table({ [name]: makeVector(data) });
-  return RecordBatchStreamWriter.writeAll(table).toUint8Array(true);
-}
-
-function align(n: number): number {
-  return Math.ceil(n / ALIGN) * ALIGN;
 }

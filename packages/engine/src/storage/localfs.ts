@@ -1,9 +1,11 @@
 // BlobStore on a local directory: temp file + fsync + rename + directory fsync for atomic, durable writes.
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, rename, rm, unlink } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { type FileHandle, mkdir, open, readdir, rename, rm, unlink } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import { dirname, join, relative } from 'node:path';
 import { HaloclineError } from '../errors.js';
-import type { BlobStore } from './blobstore.js';
+import type { BlobStore, BlobWriter } from './blobstore.js';
 
 /** Suffix of files being written; any left after a crash are removed at open. */
 export const TEMP_SUFFIX = '.tmp';
@@ -12,22 +14,11 @@ export const TEMP_SUFFIX = '.tmp';
 export class LocalBlobStore implements BlobStore {
   constructor(private readonly root: string) {}
 
-  async write(path: string, pieces: readonly Uint8Array[]): Promise<void> {
+  async create(path: string): Promise<BlobWriter> {
     const full = this.resolve(path);
     await mkdir(dirname(full), { recursive: true });
     const tmp = `${full}.${randomBytes(4).toString('hex')}${TEMP_SUFFIX}`;
-    const fh = await open(tmp, 'w');
-    try {
-      await fh.writev(pieces as Uint8Array[]);
-      await fh.sync();
-    } catch (e) {
-      await fh.close().catch(() => undefined);
-      await unlink(tmp).catch(() => undefined);
-      throw e;
-    }
-    await fh.close();
-    await rename(tmp, full);
-    await syncDir(dirname(full));
+    return new LocalBlobWriter(await open(tmp, 'w'), tmp, full);
   }
 
   async read(path: string, offset: number, into: Uint8Array): Promise<void> {
@@ -45,6 +36,10 @@ export class LocalBlobStore implements BlobStore {
     } finally {
       await fh.close();
     }
+  }
+
+  stream(path: string, range?: { start: number; end: number }): Readable {
+    return createReadStream(this.resolve(path), range);
   }
 
   async remove(path: string): Promise<void> {
@@ -67,6 +62,66 @@ export class LocalBlobStore implements BlobStore {
   private resolve(path: string): string {
     if (path.includes('..')) throw new HaloclineError('InvalidArgument', `invalid blob path ${path}`, { path });
     return join(this.root, path);
+  }
+}
+
+// Appends at positions assigned when called, so several writes can be in flight on the one file.
+class LocalBlobWriter implements BlobWriter {
+  private position = 0;
+  private readonly pending = new Set<Promise<unknown>>();
+  private failed: unknown;
+
+  constructor(
+    private readonly fh: FileHandle,
+    private readonly tmp: string,
+    private readonly target: string,
+  ) {}
+
+  get size(): number {
+    return this.position;
+  }
+
+  append(bytes: Uint8Array): Promise<void> {
+    const at = this.position;
+    this.position += bytes.length;
+    const p = writeFully(this.fh, bytes, at).catch((e: unknown) => {
+      this.failed ??= e;
+      throw e;
+    });
+    this.pending.add(p);
+    void p.finally(() => this.pending.delete(p)).catch(() => undefined);
+    return p;
+  }
+
+  async commit(): Promise<void> {
+    await Promise.allSettled([...this.pending]);
+    if (this.failed !== undefined) {
+      await this.abort();
+      throw this.failed;
+    }
+    try {
+      await this.fh.sync();
+      await this.fh.close();
+    } catch (e) {
+      await this.abort();
+      throw e;
+    }
+    await rename(this.tmp, this.target);
+    await syncDir(dirname(this.target));
+  }
+
+  async abort(): Promise<void> {
+    await Promise.allSettled([...this.pending]);
+    await this.fh.close().catch(() => undefined);
+    await unlink(this.tmp).catch(() => undefined);
+  }
+}
+
+async function writeFully(fh: FileHandle, bytes: Uint8Array, at: number): Promise<void> {
+  let done = 0;
+  while (done < bytes.length) {
+    const { bytesWritten } = await fh.write(bytes, done, bytes.length - done, at + done);
+    done += bytesWritten;
   }
 }
 

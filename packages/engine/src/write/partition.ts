@@ -4,7 +4,7 @@ import type { Data, RecordBatch, Schema } from 'apache-arrow';
 import type { StoreContext } from '../context.js';
 import type { ZoneMaps, ZoneStats } from '../expr/kernel.js';
 import { concatData } from '../storage/concat.js';
-import { encodePartition } from '../storage/format.js';
+import { type SegmentRef, encodeFooter, encodePrefix, encodeSegment, padding } from '../storage/format.js';
 import { type PartRecord, partFile } from '../storage/records.js';
 import { zoneStats } from '../storage/zonemap.js';
 
@@ -45,17 +45,35 @@ export async function writeParts(ctx: StoreContext, table: string, schema: Schem
   return written;
 }
 
-/** Writes one partition file from contiguous columns. */
+/**
+ * Writes one partition file from contiguous columns. Each column is encoded and its write started
+ * before the next column's zone map is computed, so CPU work overlaps the disk.
+ */
 export async function writePart(ctx: StoreContext, table: string, schema: Schema, columns: readonly Data[]): Promise<WrittenPart> {
   const id = `${Date.now().toString(36)}-${randomBytes(6).toString('hex')}`;
   const rows = columns[0]?.length ?? 0;
-  const named = schema.fields.map((f, i) => ({ name: f.name, data: columns[i]! }));
-  const encoded = encodePartition(id, rows, named);
-  const zones: Record<string, ZoneStats> = {};
-  for (const c of named) zones[c.name] = zoneStats(c.data);
   const file = partFile(table, id);
-  await ctx.blobs.write(file, encoded.pieces);
-  return { id, table, rows, bytes: encoded.bytes, file, segments: encoded.segments, zones: zones as ZoneMaps };
+  const writer = await ctx.blobs.create(file);
+  try {
+    const zones: Record<string, ZoneStats> = {};
+    const segments: SegmentRef[] = [];
+    void writer.append(encodePrefix());
+    schema.fields.forEach((field, i) => {
+      const data = columns[i]!;
+      const bytes = encodeSegment(field.name, data);
+      segments.push({ name: field.name, offset: writer.size, length: bytes.length });
+      void writer.append(bytes);
+      void writer.append(padding(writer.size));
+      zones[field.name] = zoneStats(data);
+    });
+    void writer.append(encodeFooter(id, rows, segments));
+    const bytes = writer.size;
+    await writer.commit();
+    return { id, table, rows, bytes, file, segments, zones: zones as ZoneMaps };
+  } catch (e) {
+    await writer.abort();
+    throw e;
+  }
 }
 
 /** Best-effort removal of files that were written but will not be committed. */

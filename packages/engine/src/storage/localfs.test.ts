@@ -1,0 +1,59 @@
+import { readFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../test-util/tmp.js';
+import { LocalBlobStore } from './localfs.js';
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()!();
+});
+
+async function store() {
+  const dir = await tempDir();
+  cleanups.push(dir.remove);
+  return { blobs: new LocalBlobStore(dir.path), root: dir.path };
+}
+
+describe('LocalBlobStore', () => {
+  it('makes a file visible only on commit, with concurrent appends in order', async () => {
+    const { blobs, root } = await store();
+    const w = await blobs.create('parts/t/a.hlp');
+    const chunks = Array.from({ length: 20 }, (_, i) => new Uint8Array(1000 + i).fill(i));
+    for (const c of chunks) void w.append(c);
+    expect((await blobs.list('parts')).map((f) => f.endsWith('.tmp'))).toEqual([true]); // only the temp file exists
+    await w.commit();
+    expect(await blobs.list('parts')).toEqual(['parts/t/a.hlp']);
+    expect(await readFile(join(root, 'parts/t/a.hlp'))).toEqual(Buffer.concat(chunks));
+    const into = new Uint8Array(new SharedArrayBuffer(5));
+    await blobs.read('parts/t/a.hlp', 1000, into);
+    expect([...into]).toEqual([1, 1, 1, 1, 1]);
+  });
+
+  it('leaves nothing behind on abort, and reports a truncated read', async () => {
+    const { blobs, root } = await store();
+    const w = await blobs.create('parts/t/b.hlp');
+    void w.append(new Uint8Array(10));
+    await w.abort();
+    expect(await readdir(join(root, 'parts/t'))).toEqual([]);
+    const ok = await blobs.create('x/c');
+    void ok.append(new Uint8Array(4));
+    await ok.commit();
+    await expect(blobs.read('x/c', 2, new Uint8Array(8))).rejects.toThrow('truncated');
+    await expect(blobs.read('../etc/passwd', 0, new Uint8Array(1))).rejects.toThrow('invalid blob path');
+  });
+
+  it('streams a file or a byte range', async () => {
+    const { blobs } = await store();
+    const w = await blobs.create('f/x');
+    void w.append(Buffer.from('hello world'));
+    await w.commit();
+    const text = async (s: NodeJS.ReadableStream) => {
+      let out = '';
+      for await (const c of s) out += String(c);
+      return out;
+    };
+    expect(await text(blobs.stream('f/x'))).toBe('hello world');
+    expect(await text(blobs.stream('f/x', { start: 6, end: 10 }))).toBe('world');
+  });
+});
