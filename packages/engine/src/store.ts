@@ -27,7 +27,7 @@ export interface StoreOptions extends Partial<EngineOptions> {
 
 const defaults: EngineOptions = {
   partitionRows: 1 << 20,
-  inlineRows: 1 << 16,
+  inlineRows: 1 << 17,
   compactRun: 4,
   cacheBytes: 1 << 30,
 };

@@ -14,6 +14,8 @@ export class PoolExecutor implements Executor {
   constructor(readonly concurrency: number) {
     const { filename, execArgv } = workerEntry();
     this.pool = new Piscina({ filename, execArgv, minThreads: concurrency, maxThreads: concurrency, idleTimeout: 60_000 });
+    // a worker that dies rejects its task; without a listener Piscina's 'error' event would end the process
+    this.pool.on('error', () => undefined);
   }
 
   async run(task: ScanTask): Promise<ScanResult> {
