@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { Field, Float64, Int64, RecordBatch, Schema, Table as ArrowTable, TimestampMillisecond, Utf8, tableFromArrays } from 'apache-arrow';
 import { open as openLmdb } from 'lmdb';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type ErrorCode, type Store, isHaloclineError, openStore } from './index.js';
+import { type ErrorCode, type Store, openStore } from './index.js';
+import { rejected } from './test-util/errors.js';
 import { tempDir } from './test-util/tmp.js';
 
 const schema = new Schema([
@@ -33,16 +34,7 @@ async function fresh(options: Record<string, number> = {}): Promise<{ store: Sto
   return { store, path: dir.path };
 }
 
-async function expectCode(p: Promise<unknown> | (() => unknown), code: ErrorCode): Promise<Record<string, unknown>> {
-  try {
-    await (typeof p === 'function' ? p() : p);
-  } catch (e) {
-    if (!isHaloclineError(e)) throw e;
-    expect(e.code).toBe(code);
-    return e as unknown as Record<string, unknown>;
-  }
-  throw new Error(`expected ${code}`);
-}
+const expectCode = async (p: Promise<unknown> | (() => unknown), code: ErrorCode) => (await rejected(code, p)) as unknown as Record<string, unknown>;
 
 describe('schema', () => {
   it('creates once, reads back with metadata, refuses a second create', async () => {

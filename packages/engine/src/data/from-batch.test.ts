@@ -1,25 +1,17 @@
 import * as arrow from 'apache-arrow';
 import { type Data, type DataType, Field, RecordBatch, Schema, Table, makeData, vectorFromArray } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
-import { type HaloclineError, isHaloclineError } from '../errors.js';
 import { normalizeSchema } from '../schema/validate.js';
 import { toRecordBatches } from './convert.js';
 import { batchToRows } from './rows.js';
+import { thrown } from '../test-util/errors.js';
 
 const schemaOf = (...fields: [string, DataType, boolean?][]) => normalizeSchema(new Schema(fields.map(([n, t, nl]) => new Field(n, t, nl ?? true))));
 const vec = (values: unknown[], type: DataType) => vectorFromArray(values as never[], type as never).data[0]! as Data;
 const ints64 = (type: DataType, values: bigint[]) => makeData({ type: type as arrow.Int64, data: BigInt64Array.from(values) }) as Data;
 const batch = (cols: Record<string, Data>) => new RecordBatch(cols);
 
-function invalid(f: () => unknown): HaloclineError {
-  try {
-    f();
-  } catch (e) {
-    if (isHaloclineError(e, 'InvalidData')) return e;
-    throw e;
-  }
-  throw new Error('expected InvalidData');
-}
+const invalid = (f: () => unknown) => thrown('InvalidData', f);
 
 describe('batches whose columns match', () => {
   const schema = normalizeSchema(

@@ -1,22 +1,14 @@
 import * as arrow from 'apache-arrow';
 import { type DataType, Field, Schema } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
-import { type HaloclineError, isHaloclineError } from '../errors.js';
 import { normalizeSchema } from '../schema/validate.js';
 import { toRecordBatches } from './convert.js';
 import { batchToRows } from './rows.js';
+import { thrown } from '../test-util/errors.js';
 
 const schemaOf = (...fields: [string, DataType, boolean?][]) => normalizeSchema(new Schema(fields.map(([n, t, nl]) => new Field(n, t, nl ?? true))));
 
-function invalid(f: () => unknown): HaloclineError {
-  try {
-    f();
-  } catch (e) {
-    if (isHaloclineError(e, 'InvalidData')) return e;
-    throw e;
-  }
-  throw new Error('expected InvalidData');
-}
+const invalid = (f: () => unknown) => thrown('InvalidData', f);
 
 describe('rows', () => {
   const schema = schemaOf(['id', new arrow.Int32(), false], ['name', new arrow.Utf8()], ['depth', new arrow.Float64()]);

@@ -1,20 +1,12 @@
 import { Binary, type DataType, Field, Float32, Float64, Int32, LargeBinary, LargeUtf8, Utf8 } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
-import { isHaloclineError } from '../errors.js';
 import { fieldInfo, normalizeMetadata } from './metadata.js';
+import { thrown } from '../test-util/errors.js';
 
 const field = (md: Record<string, string>, type: DataType = new Float64()) => new Field('c', type, true, new Map(Object.entries(md)));
 const norm = (md: Record<string, string>, type: DataType = new Float64()) => Object.fromEntries(normalizeMetadata(field(md, type), { table: 't' }));
 
-function invalid(f: () => unknown): Error & Record<string, unknown> {
-  try {
-    f();
-  } catch (e) {
-    expect(isHaloclineError(e, 'InvalidSchema')).toBe(true);
-    return e as Error & Record<string, unknown>;
-  }
-  throw new Error('expected InvalidSchema');
-}
+const invalid = (f: () => unknown) => thrown('InvalidSchema', f);
 
 describe('normalizeMetadata', () => {
   it('normalises the index marker and rejects other values', () => {

@@ -1,8 +1,8 @@
 import * as arrow from 'apache-arrow';
 import { Field, Schema } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
-import { isHaloclineError } from '../errors.js';
 import { isSchema, normalizeSchema } from './validate.js';
+import { thrown } from '../test-util/errors.js';
 
 const supported: [string, arrow.DataType][] = [
   ['int8', new arrow.Int8()],
@@ -41,15 +41,7 @@ const unsupported: [string, arrow.DataType][] = [
   ['FixedSizeBinary[4]', new arrow.FixedSizeBinary(4)],
 ];
 
-function invalid(f: () => unknown): Error & Record<string, unknown> {
-  try {
-    f();
-  } catch (e) {
-    expect(isHaloclineError(e, 'InvalidSchema')).toBe(true);
-    return e as Error & Record<string, unknown>;
-  }
-  throw new Error('expected InvalidSchema');
-}
+const invalid = (f: () => unknown) => thrown('InvalidSchema', f);
 
 describe('normalizeSchema', () => {
   it('accepts every supported type, keeping types and nullability', () => {

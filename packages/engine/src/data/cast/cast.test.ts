@@ -1,10 +1,10 @@
 import * as arrow from 'apache-arrow';
 import { type Data, type DataType, Field, RecordBatch, Schema, makeData, vectorFromArray } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
-import { type HaloclineError, isHaloclineError } from '../../errors.js';
 import { normalizeSchema } from '../../schema/validate.js';
 import { toRecordBatches } from '../convert.js';
 import { batchToRows } from '../rows.js';
+import { thrown } from '../../test-util/errors.js';
 
 const schemaOf = (...fields: [string, DataType, boolean?][]) => normalizeSchema(new Schema(fields.map(([n, t, nl]) => new Field(n, t, nl ?? true))));
 const vec = (values: unknown[], type: DataType) => vectorFromArray(values as never[], type as never).data[0]! as Data;
@@ -13,15 +13,7 @@ const batch = (cols: Record<string, Data>) => new RecordBatch(cols);
 const convert = (to: DataType, data: Data, nullable = true) => toRecordBatches(schemaOf(['v', to, nullable]), batch({ v: data }))[0]!.data.children[0]!;
 const values = (data: Data) => batchToRows(new RecordBatch({ v: data })).map((r) => r.v);
 
-function invalid(f: () => unknown): HaloclineError {
-  try {
-    f();
-  } catch (e) {
-    if (isHaloclineError(e, 'InvalidData')) return e;
-    throw e;
-  }
-  throw new Error('expected InvalidData');
-}
+const invalid = (f: () => unknown) => thrown('InvalidData', f);
 
 describe('batch columns of another type', () => {
   it('widen integers and floats', () => {

@@ -1,24 +1,16 @@
 import * as arrow from 'apache-arrow';
 import { type DataType, Field, Schema } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
-import { type HaloclineError, isHaloclineError } from '../../errors.js';
 import { normalizeSchema } from '../../schema/validate.js';
 import { toRecordBatches } from '../convert.js';
+import { thrown } from '../../test-util/errors.js';
 
 const schemaOf = (...fields: [string, DataType, boolean?][]) => normalizeSchema(new Schema(fields.map(([n, t, nl]) => new Field(n, t, nl ?? true))));
 // the single chunk of column v after inserting { v } rows
 const chunk = (type: DataType, values: unknown[], nullable = true) => toRecordBatches(schemaOf(['v', type, nullable]), values.map((v) => ({ v })))[0]!.data.children[0]!;
 const stored = (type: DataType, values: unknown[]) => Array.from(chunk(type, values).values as ArrayLike<unknown>);
 
-function invalid(f: () => unknown): HaloclineError {
-  try {
-    f();
-  } catch (e) {
-    if (isHaloclineError(e, 'InvalidData')) return e;
-    throw e;
-  }
-  throw new Error('expected InvalidData');
-}
+const invalid = (f: () => unknown) => thrown('InvalidData', f);
 const rejects = (type: DataType, values: unknown[], nullable = true) => invalid(() => chunk(type, values, nullable));
 
 describe('rows into integer columns', () => {
