@@ -175,6 +175,17 @@ describe('storage', () => {
     expect(await t.select().count()).toBe(200);
   });
 
+  it('streams a table larger than the column cache by reading through it', async () => {
+    const { store } = await fresh({ partitionRows: 100, cacheBytes: 1 });
+    const t = store.table('ctd');
+    await t.create(schema);
+    await t.insert(rowsOf(1000));
+    expect(await t.select().all()).toEqual(rowsOf(1000));
+    const expected = rowsOf(1000).filter((r) => r.depth !== null && r.depth < 500);
+    expect(await t.select('depth < 500').all()).toEqual(expected);
+    expect(await t.select('depth < 500').count()).toBe(expected.length);
+  });
+
   it('removes files that no partition refers to when opening', async () => {
     const { store, path } = await fresh();
     await store.table('ctd').create(schema);

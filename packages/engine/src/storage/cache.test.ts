@@ -1,0 +1,23 @@
+import { Float64, vectorFromArray } from 'apache-arrow';
+import { describe, expect, it } from 'vitest';
+import { ColumnCache } from './cache.js';
+
+const entry = (bytes: number) => ({ data: vectorFromArray([1], new Float64()).data[0]!, bytes });
+
+describe('ColumnCache', () => {
+  it('evicts least recently used entries to stay within its budget', () => {
+    const c = new ColumnCache(100);
+    c.put('p1/a', entry(40));
+    c.put('p1/b', entry(40));
+    c.get('p1/a'); // a is now the most recent
+    c.put('p2/a', entry(40));
+    expect(c.get('p1/b')).toBeUndefined();
+    expect(c.get('p1/a')).toBeDefined();
+    expect(c.bytesUsed).toBe(80);
+    c.put('huge', entry(101)); // larger than the whole budget: not kept
+    expect(c.get('huge')).toBeUndefined();
+    c.dropPart('p1');
+    expect(c.get('p1/a')).toBeUndefined();
+    expect(c.bytesUsed).toBe(40);
+  });
+});
