@@ -100,10 +100,11 @@ class OpenStore implements StoreContext {
   }
 
   schemaOf(record: TableRecord): Schema {
-    const cached = this.schemas.get(record.id);
+    const key = `${record.id}:${record.schemaVersion ?? 0}`;
+    const cached = this.schemas.get(key);
     if (cached) return cached;
     const schema = decodeSchema(Buffer.from(record.schema, 'base64'));
-    this.schemas.set(record.id, schema);
+    this.schemas.set(key, schema);
     return schema;
   }
 

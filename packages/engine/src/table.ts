@@ -6,10 +6,13 @@ import { Cursor } from './cursor.js';
 import { toRecordBatches } from './data/convert.js';
 import { HaloclineError } from './errors.js';
 import type { SelectOptions } from './read/plan.js';
+import { openSnapshot } from './read/snapshot.js';
+import { type TableStats, tableStats } from './read/stats.js';
 import { encodeSchema } from './schema/serialize.js';
 import { normalizeSchema } from './schema/validate.js';
 import { type PartRecord, type TableRecord, partPrefix, tableKey } from './storage/records.js';
 import { commit } from './write/commit.js';
+import { alterTable } from './write/alter.js';
 import { scheduleCompaction } from './write/compact.js';
 import { writeParts } from './write/partition.js';
 
@@ -62,13 +65,44 @@ export class Table {
     const batches = toRecordBatches(schema, data as Parameters<typeof toRecordBatches>[1], { table: this.name });
     if (batches.every((b) => b.numRows === 0)) return;
     const written = await writeParts(this.ctx, record.id, schema, batches);
-    await commit(this.ctx, this.name, record.id, { add: written, remove: [] });
+    await commit(this.ctx, this.name, record.id, { add: written, remove: [], schemaVersion: record.schemaVersion ?? 0 });
     scheduleCompaction(this.ctx, this.name, record.id);
   }
 
   /** A lazy cursor over the rows matching `filter` (all rows without one). */
   select(filter?: string, options: SelectOptions = {}): Cursor {
     return new Cursor(this.ctx, this.name, filter, options);
+  }
+
+  /**
+   * Replaces the schema: columns renamed through `prev_name` metadata, types changed (values
+   * converted), nullable columns added, metadata changed. All data is re-written; the old data is
+   * removed only if every value converts, otherwise the table is exactly as before.
+   */
+  async alter(schema: Schema): Promise<void> {
+    this.ctx.checkOpen();
+    await alterTable(this.ctx, this.name, schema);
+  }
+
+  /** Row count, bytes, and per column type, null count, min and max (from the zone maps, no scan). */
+  async stats(): Promise<TableStats> {
+    const snap = openSnapshot(this.ctx, this.name);
+    try {
+      return tableStats(snap);
+    } finally {
+      snap.release();
+    }
+  }
+
+  /** Removes every row in one commit; the schema stays. */
+  async truncate(): Promise<void> {
+    const snap = openSnapshot(this.ctx, this.name);
+    try {
+      if (snap.parts.length === 0) return;
+      await commit(this.ctx, this.name, snap.record.id, { add: [], remove: snap.parts, schemaVersion: snap.record.schemaVersion ?? 0 });
+    } finally {
+      snap.release();
+    }
   }
 
   /** Removes the schema and all data; `NotFound` when the table does not exist. */

@@ -16,6 +16,8 @@ export interface TableRecord {
   readonly name: string;
   /** Arrow IPC encoding of the schema, base64. */
   readonly schema: string;
+  /** Bumped by each alter; writers validated against an older schema must not commit. Absent = 0. */
+  readonly schemaVersion?: number;
   readonly version: number;
   /** Next partition ordering number; rows read back in partition `seq` order. */
   readonly nextSeq: number;

@@ -8,6 +8,10 @@ import { removeParts, type WrittenPart } from './partition.js';
 export interface Change {
   readonly add: readonly (WrittenPart & { seq?: number })[];
   readonly remove: readonly PartRecord[];
+  /** The schema version the new parts were written for; a concurrent alter makes the commit fail. */
+  readonly schemaVersion: number;
+  /** Set by alter: the new schema (base64 Arrow IPC), valid only if the table is still at `baseVersion`. */
+  readonly alter?: { readonly schema: string; readonly baseVersion: number };
 }
 
 /**
@@ -22,6 +26,12 @@ export async function commit(ctx: StoreContext, name: string, tableId: string, c
       if (!current || current.id !== tableId) {
         throw new HaloclineError('NotFound', `table "${name}" does not exist (dropped while writing)`, { table: name });
       }
+      if ((current.schemaVersion ?? 0) !== change.schemaVersion) {
+        throw new HaloclineError('Conflict', `the schema of table "${name}" changed while writing; retry`, { table: name });
+      }
+      if (change.alter && current.version !== change.alter.baseVersion) {
+        throw new HaloclineError('Conflict', `table "${name}" changed during alter; retry the alter`, { table: name });
+      }
       for (const p of change.remove) {
         if (!tx.get(partKey(tableId, p.id))) {
           throw new HaloclineError('Conflict', `partition ${p.id} of table "${name}" changed while writing`, { table: name });
@@ -34,7 +44,8 @@ export async function commit(ctx: StoreContext, name: string, tableId: string, c
         const record: PartRecord = { ...p, seq: p.seq ?? seq++, added: next };
         tx.put(partKey(tableId, p.id), record);
       }
-      tx.put(tableKey(name), { ...current, version: next, nextSeq: seq });
+      const schema = change.alter ? { schema: change.alter.schema, schemaVersion: change.schemaVersion + 1 } : {};
+      tx.put(tableKey(name), { ...current, ...schema, version: next, nextSeq: seq });
       return next;
     });
   } catch (e) {

@@ -73,7 +73,7 @@ export async function compactOnce(ctx: StoreContext, name: string, tableId: stri
     release();
   }
   try {
-    await commit(ctx, name, tableId, { add: [{ ...written, seq: run[0]!.seq }], remove: run });
+    await commit(ctx, name, tableId, { add: [{ ...written, seq: run[0]!.seq }], remove: run, schemaVersion: record.schemaVersion ?? 0 });
   } catch (e) {
     // commit removed the new file; the table was dropped or changed underneath: nothing to compact
     if (isHaloclineError(e, 'NotFound') || isHaloclineError(e, 'Conflict')) return false;

@@ -1,0 +1,95 @@
+// alter, stats and truncate through the public API.
+import { Field, Float32, Float64, Int32, Int64, Schema, Utf8 } from 'apache-arrow';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Store, openStore } from './index.js';
+import { rejected } from './test-util/errors.js';
+import { tempDir } from './test-util/tmp.js';
+
+const md = (entries: Record<string, string>) => new Map(Object.entries(entries));
+const schema = new Schema([
+  new Field('id', new Int32(), false),
+  new Field('depth', new Float64(), true, md({ unit: 'm' })),
+  new Field('platform', new Utf8(), true),
+]);
+const rows = (n: number) => Array.from({ length: n }, (_, i) => ({ id: i, depth: i % 4 === 0 ? null : i * 1.5, platform: `P${i % 3}` }));
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()!();
+});
+
+async function table(n = 50): Promise<{ store: Store; t: ReturnType<Store['table']> }> {
+  const dir = await tempDir();
+  const store = await openStore({ path: dir.path, workers: 0, partitionRows: 20 });
+  cleanups.push(dir.remove, () => store.close());
+  const t = store.table('ctd');
+  await t.create(schema);
+  await t.insert(rows(n));
+  return { store, t };
+}
+
+describe('alter', () => {
+  it('renames through prev_name, changes a type, adds a nullable column, keeps row order', async () => {
+    const { t } = await table();
+    await t.alter(
+      new Schema([
+        new Field('id', new Int64(), false),
+        new Field('depth_m', new Float32(), true, md({ prev_name: 'depth', unit: 'm', index: 'true' })),
+        new Field('platform', new Utf8(), true),
+        new Field('note', new Utf8(), true),
+      ]),
+    );
+    const s = (await t.schema())!;
+    expect(s.fields.map((f) => f.name)).toEqual(['id', 'depth_m', 'platform', 'note']);
+    expect(Object.fromEntries(s.fields[1]!.metadata)).toEqual({ unit: 'm', index: 'true', ingest_name: 'depth' });
+    const got = await t.select('depth_m > 30').all();
+    const want = rows(50).filter((r) => r.depth !== null && r.depth > 30);
+    expect(got).toEqual(want.map((r) => ({ id: BigInt(r.id), depth_m: Math.fround(r.depth!), platform: r.platform, note: null })));
+    await t.insert({ id: 99n, depth_m: 1, platform: 'X', note: 'new' });
+    expect(await t.select().count()).toBe(51);
+  });
+
+  it('leaves the table exactly as it was when a value does not convert, naming row and column', async () => {
+    const { t } = await table();
+    await t.insert({ id: 50, depth: 1e300, platform: 'big' });
+    const before = await t.select().all();
+    const e = await rejected('InvalidData', t.alter(new Schema([new Field('id', new Int32(), false), new Field('depth', new Float32(), true), new Field('platform', new Utf8(), true)])));
+    expect(e.column).toBe('depth');
+    expect(e.row).toBe(50);
+    expect(await t.select().all()).toEqual(before);
+    expect(String((await t.schema())!.fields[1]!.type)).toBe('Float64');
+  });
+
+  it('rejects impossible mappings', async () => {
+    const { t } = await table(5);
+    await rejected('InvalidSchema', t.alter(new Schema([new Field('x', new Int32(), true, md({ prev_name: 'nope' }))])));
+    await rejected('InvalidSchema', t.alter(new Schema([new Field('id', new Int32(), false), new Field('added', new Int32(), false)])));
+    await rejected('InvalidSchema', t.alter(new Schema([new Field('a', new Int32(), true, md({ prev_name: 'id' })), new Field('b', new Int32(), true, md({ prev_name: 'id' }))])));
+    await rejected('NotFound', (await table(0)).store.table('missing').alter(schema));
+    expect(await t.select().count()).toBe(5);
+  });
+});
+
+describe('stats and truncate', () => {
+  it('reports rows, size and per-column ranges from the zone maps', async () => {
+    const { t } = await table();
+    const s = await t.stats();
+    expect(s.num_rows).toBe(50);
+    expect(s.size).toBeGreaterThan(0);
+    expect(s.columns.map((c) => [c.name, c.type, c.null_count, c.num_values, c.min, c.max])).toEqual([
+      ['id', 'int32', 0, 50, 0, 49],
+      ['depth', 'float64', 13, 37, 1.5, 73.5],
+      ['platform', 'utf8', 0, 50, 'P0', 'P2'],
+    ]);
+    expect(s.columns[1]!.metadata).toEqual({ unit: 'm' });
+  });
+
+  it('truncates every row and keeps the schema', async () => {
+    const { t } = await table();
+    await t.truncate();
+    expect(await t.select().count()).toBe(0);
+    expect((await t.stats()).num_rows).toBe(0);
+    await t.insert(rows(3));
+    expect(await t.select().count()).toBe(3);
+  });
+});

@@ -1,0 +1,88 @@
+// Alter: a new schema for a table, its data re-written under it; the old data goes only if all of it converts.
+import { type Data, Field, RecordBatch, Schema, Struct, makeData } from 'apache-arrow';
+import type { StoreContext } from '../context.js';
+import { conformBatch } from '../data/from-batch.js';
+import { HaloclineError } from '../errors.js';
+import { loadColumn } from '../read/load.js';
+import { openSnapshot } from '../read/snapshot.js';
+import { encodeSchema } from '../schema/serialize.js';
+import { normalizeSchema } from '../schema/validate.js';
+import { commit } from './commit.js';
+import { type WrittenPart, removeParts, writePart } from './partition.js';
+
+/** The schema to store and, per new column, the old column it is read from (null: a new column). */
+export interface AlterPlan {
+  readonly schema: Schema;
+  readonly sources: readonly (string | null)[];
+}
+
+/**
+ * Re-writes every partition of table `name` under `schema` and commits schema and data in one
+ * version. Fails with InvalidSchema (bad mapping), InvalidData (a value that does not convert: the
+ * row counts across the table in row order) or Conflict (the table changed meanwhile); on failure
+ * the table is exactly as it was.
+ */
+export async function alterTable(ctx: StoreContext, name: string, schema: Schema): Promise<void> {
+  const snap = openSnapshot(ctx, name);
+  const written: (WrittenPart & { seq: number })[] = [];
+  try {
+    const plan = planAlter(snap.schema, normalizeSchema(schema, { table: name }), name);
+    let firstRow = 0;
+    for (const part of snap.parts) {
+      const present = plan.schema.fields.flatMap((f, i) => (plan.sources[i] ? [{ name: f.name, source: plan.sources[i]! }] : []));
+      const data = await Promise.all(present.map((c) => loadColumn(ctx, part, c.source, false)));
+      const source = batchOf(present.map((c, i) => new Field(c.name, data[i]!.type, true)), data, part.rows);
+      const converted = conformBatch(plan.schema, source, { table: name }, firstRow);
+      written.push({ ...(await writePart(ctx, snap.record.id, plan.schema, converted.data.children)), seq: part.seq });
+      firstRow += part.rows;
+    }
+    const encoded = Buffer.from(encodeSchema(plan.schema)).toString('base64');
+    const schemaVersion = snap.record.schemaVersion ?? 0;
+    await commit(ctx, name, snap.record.id, { add: written, remove: snap.parts, schemaVersion, alter: { schema: encoded, baseVersion: snap.record.version } });
+  } catch (e) {
+    await removeParts(ctx, written);
+    throw e;
+  } finally {
+    snap.release();
+  }
+}
+
+/**
+ * Maps the new schema's columns to the old ones: through `prev_name` (a rename), else by name; a
+ * column with neither is new and must be nullable. `prev_name` is consumed; a renamed column keeps
+ * (or gains) `ingest_name` = its old name, so files ingested before still land in it.
+ */
+export function planAlter(old: Schema, next: Schema, table: string): AlterPlan {
+  const used = new Map<string, string>();
+  const sources = next.fields.map((f) => {
+    const prev = f.metadata.get('prev_name');
+    const source = prev ?? (old.fields.some((o) => o.name === f.name) ? f.name : null);
+    if (prev !== undefined && !old.fields.some((o) => o.name === prev)) {
+      throw new HaloclineError('InvalidSchema', `column "${f.name}" has prev_name "${prev}", but the table has no column "${prev}"`, { table, column: f.name });
+    }
+    if (source === null && !f.nullable) {
+      throw new HaloclineError('InvalidSchema', `new column "${f.name}" must be nullable: existing rows have no value for it`, { table, column: f.name });
+    }
+    if (source !== null) {
+      const other = used.get(source);
+      if (other) throw new HaloclineError('InvalidSchema', `columns "${other}" and "${f.name}" both come from column "${source}"`, { table, column: f.name });
+      used.set(source, f.name);
+    }
+    return source;
+  });
+  const fields = next.fields.map((f, i) => {
+    const metadata = new Map(f.metadata);
+    metadata.delete('prev_name');
+    const source = sources[i];
+    if (source && source !== f.name && !metadata.has('ingest_name')) {
+      metadata.set('ingest_name', old.fields.find((o) => o.name === source)!.metadata.get('ingest_name') ?? source);
+    }
+    return new Field(f.name, f.type, f.nullable, metadata);
+  });
+  return { schema: new Schema(fields, next.metadata), sources };
+}
+
+function batchOf(fields: Field[], children: Data[], length: number): RecordBatch {
+  const schema = new Schema(fields);
+  return new RecordBatch(schema, makeData({ type: new Struct(fields), length, nullCount: 0, children }));
+}
