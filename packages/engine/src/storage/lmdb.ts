@@ -33,14 +33,17 @@ class LmdbMetaStore implements MetaStore {
       remove: (key) => void db.remove(key),
     };
     let failure: { error: unknown } | undefined;
-    const result = await db.transaction(() => {
-      try {
-        return fn(tx);
-      } catch (error) {
-        failure = { error };
-        return ABORT; // lmdb-js aborts the transaction on this value
-      }
-    });
+    // lmdb-js batches async transactions together, so only a child transaction can be rolled back alone
+    const result = await db.transaction(() =>
+      db.childTransaction(() => {
+        try {
+          return fn(tx);
+        } catch (error) {
+          failure = { error };
+          return ABORT;
+        }
+      }),
+    );
     if (failure) throw failure.error;
     await db.flushed;
     return result as R;
@@ -51,14 +54,23 @@ class LmdbMetaStore implements MetaStore {
   }
 }
 
+// JSON with the values it cannot hold tagged: bigints and non-finite numbers (Infinity is a valid zone bound)
 function encode(value: unknown): Buffer {
-  return Buffer.from(JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? { $bigint: v.toString() } : v)));
+  return Buffer.from(
+    JSON.stringify(value, (_k, v: unknown) => {
+      if (typeof v === 'bigint') return { $bigint: v.toString() };
+      if (typeof v === 'number' && !Number.isFinite(v)) return { $number: String(v) };
+      return v;
+    }),
+  );
 }
 
 function decode(raw: Buffer): unknown {
-  return JSON.parse(raw.toString(), (_k, v: unknown) =>
-    v !== null && typeof v === 'object' && '$bigint' in v && typeof (v as { $bigint: unknown }).$bigint === 'string'
-      ? BigInt((v as { $bigint: string }).$bigint)
-      : v,
-  );
+  return JSON.parse(raw.toString(), (_k, v: unknown) => {
+    if (v === null || typeof v !== 'object') return v;
+    const tagged = v as { $bigint?: unknown; $number?: unknown };
+    if (typeof tagged.$bigint === 'string') return BigInt(tagged.$bigint);
+    if (typeof tagged.$number === 'string') return Number(tagged.$number);
+    return v;
+  });
 }
