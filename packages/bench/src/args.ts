@@ -39,7 +39,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
 }
 
 export const USAGE =
-  'usage: node dist/main.js [--rows 10000000] [--runs 7] [--seed 42] [--only W1,W6,W7,W8,RSS] [--workers N] [--out results/latest.json]';
+  'usage: node dist/main.js [--rows 10000000] [--runs 7] [--seed 42] [--only W1,W6,W7,W8,INGEST,RSS] [--workers N] [--out results/latest.json]';
 
 function integer(name: string, text: string, min: number): number {
   const n = Number(text.replace(/_/g, ''));

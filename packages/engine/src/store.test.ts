@@ -195,8 +195,12 @@ describe('storage', () => {
     const orphan = join(path, file!.replace(/[^/]+$/, 'orphan.hlp'));
     await writeFile(orphan, 'half-written');
     await writeFile(`${orphan}.tmp`, 'half-written');
+    const { mkdir } = await import('node:fs/promises');
+    await mkdir(join(path, 'files'), { recursive: true });
+    await writeFile(join(path, 'files', 'cut-upload.tmp'), 'half-uploaded');
     const again = await openStore({ path, workers: 0 });
     expect(await partFiles(path)).toEqual([file]);
+    expect(await readdir(join(path, 'files'))).toEqual([]);
     expect(await again.table('ctd').select().count()).toBe(10);
     await again.close();
   });

@@ -16,6 +16,7 @@ import { LocalBlobStore } from './storage/localfs.js';
 import type { MetaStore } from './storage/metastore.js';
 import { type PartRecord, STORE_FORMAT, STORE_KEY, type TableRecord, partsFolder, tablePrefix } from './storage/records.js';
 import { Table } from './table.js';
+import { type RawRecord, rawFolder } from './raw/entry.js';
 
 /** Options of `openStore`; only `path` is required. */
 export interface StoreOptions extends Partial<EngineOptions> {
@@ -165,9 +166,10 @@ async function checkFormat(meta: MetaStore, path: string): Promise<void> {
   }
 }
 
-// files no committed partition refers to are leftovers of a crash (or of removal that never ran)
+// files no committed partition or raw-file entry refers to are leftovers of a crash (or of a
+// removal that never ran)
 async function removeOrphans(meta: MetaStore, blobs: LocalBlobStore): Promise<void> {
-  const referenced = new Set(meta.range<PartRecord>('p/').map(([, p]) => p.file));
-  const files = await blobs.list(partsFolder);
+  const referenced = new Set([...meta.range<PartRecord>('p/'), ...meta.range<RawRecord>('f/')].map(([, r]) => r.file));
+  const files = [...(await blobs.list(partsFolder)), ...(await blobs.list(rawFolder))];
   await Promise.all(files.filter((f) => !referenced.has(f)).map((f) => blobs.remove(f)));
 }

@@ -9,6 +9,7 @@ import type { SelectOptions } from './read/plan.js';
 import { openSnapshot } from './read/snapshot.js';
 import { type TableStats, tableStats } from './read/stats.js';
 import { encodeSchema } from './schema/serialize.js';
+import { RawFiles } from './raw/raw.js';
 import { normalizeSchema } from './schema/validate.js';
 import { type PartRecord, type TableRecord, partPrefix, tableKey } from './storage/records.js';
 import { commit } from './write/commit.js';
@@ -29,6 +30,11 @@ export class Table {
     private readonly ctx: StoreContext,
     readonly name: string,
   ) {}
+
+  /** Files kept beside this table (upload, list, download, ingest); they survive `drop()`. */
+  get raw(): RawFiles {
+    return new RawFiles(this.ctx, this.name);
+  }
 
   /** Sets the schema; `FileAlreadyExists` when the table already has one. */
   async create(schema: Schema): Promise<void> {

@@ -1,4 +1,5 @@
 // The workloads in the order they run; RSS last, after the main process has closed its store.
+import { ingest } from './ingest.js';
 import { rss } from './rss.js';
 import { w1 } from './w1-count.js';
 import { w2 } from './w2-count-and.js';
@@ -7,6 +8,6 @@ import { w7 } from './w7-insert.js';
 import { w8 } from './w8-overhead.js';
 import type { Workload } from './workload.js';
 
-export const workloads: readonly Workload[] = [w1, w2, w6, w7, w8];
+export const workloads: readonly Workload[] = [w1, w2, w6, w7, w8, ingest];
 export const afterClose: readonly Workload[] = [rss];
 export type { BenchContext, Workload } from './workload.js';

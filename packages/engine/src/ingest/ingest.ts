@@ -1,0 +1,111 @@
+// Ingest of a stored file into its table: pick the reader, decide the schema (the table's, or one
+// created from the file), stream conformed batches into partitions, and commit once at the end.
+import { type RecordBatch, Schema } from 'apache-arrow';
+import type { StoreContext } from '../context.js';
+import { conformBatch } from '../data/from-batch.js';
+import { makeBatch } from '../data/layout.js';
+import { HaloclineError, isHaloclineError } from '../errors.js';
+import type { RawRecord } from '../raw/entry.js';
+import { type PartRecord, type TableRecord, partPrefix, tableKey } from '../storage/records.js';
+import { commit } from '../write/commit.js';
+import { scheduleCompaction } from '../write/compact.js';
+import { type ColumnMatch, createdSchema, matchColumns } from './columns.js';
+import { detectFormat, type FileFormat, openSource } from './format.js';
+import { newTableId, replaceTable } from './replace.js';
+import { PartSink } from './sink.js';
+
+/** How an ingest treats the table's rows: keep them, replace them, or recreate the table from the file. */
+export type IngestMode = 'append' | 'truncate' | 'drop';
+
+/** Progress as batches land: rows converted so far, file bytes read so far, and the file size. */
+export interface IngestProgress {
+  readonly rows: number;
+  readonly bytes: number;
+  readonly totalBytes: number;
+}
+
+/** Options of `ingest`. */
+export interface IngestOptions {
+  /** Default `append`. A table that does not exist is created from the file whatever the mode. */
+  readonly opt?: IngestMode;
+  readonly onProgress?: (p: IngestProgress) => void;
+}
+
+/** What an ingest did. */
+export interface IngestResult {
+  readonly rows: number;
+  readonly format: FileFormat;
+  /** True when the table was created (or, with `drop`, recreated) from the file. */
+  readonly created: boolean;
+}
+
+/**
+ * Ingests `file` into table `name` as one atomic commit; on any failure the written partition
+ * files are removed and the table is exactly as it was.
+ */
+export async function ingestRaw(ctx: StoreContext, name: string, file: RawRecord, options: IngestOptions = {}): Promise<IngestResult> {
+  const mode = options.opt ?? 'append';
+  if (mode !== 'append' && mode !== 'truncate' && mode !== 'drop') {
+    throw new HaloclineError('InvalidArgument', `ingest opt must be append, truncate or drop, got ${String(mode)}`, { table: name, value: mode });
+  }
+  const format = await detectFormat(ctx, file);
+  const source = openSource(ctx, file, format);
+  const where = { table: name, file: file.name };
+  try {
+    const existing = ctx.meta.get<TableRecord>(tableKey(name));
+    const create = !existing || mode === 'drop';
+    let schema: Schema;
+    let match: ColumnMatch;
+    if (create) {
+      schema = createdSchema(await source.schema(), where);
+      match = matchColumns(await source.names(), schema, where);
+    } else {
+      schema = ctx.schemaOf(existing);
+      match = matchColumns(await source.names(), schema, where);
+    }
+    const tableId = create ? newTableId() : existing!.id;
+    const schemaVersion = existing?.schemaVersion ?? 0;
+    const sink = new PartSink(ctx, tableId, schema);
+    let rows = 0;
+    try {
+      for await (const { batch, bytes } of source.batches(match.types)) {
+        await sink.add(conform(schema, batch, match, rows, where));
+        rows += batch.numRows;
+        options.onProgress?.({ rows, bytes, totalBytes: file.size });
+      }
+      const written = await sink.finish();
+      if (create) {
+        await replaceTable(ctx, name, existing?.id ?? null, { id: tableId, schema }, written);
+      } else if (mode === 'truncate') {
+        const remove = ctx.meta.range<PartRecord>(partPrefix(tableId)).map(([, p]) => p);
+        await commit(ctx, name, tableId, { add: written, remove, schemaVersion });
+      } else if (written.length > 0) {
+        await commit(ctx, name, tableId, { add: written, remove: [], schemaVersion });
+        scheduleCompaction(ctx, name, tableId);
+      }
+    } catch (e) {
+      await sink.discard();
+      throw e;
+    }
+    return { rows, format, created: create };
+  } catch (e) {
+    throw inFile(e, where);
+  } finally {
+    await source.close();
+  }
+}
+
+// A file batch renamed to table columns and conformed to the schema; errors name the file row.
+function conform(schema: Schema, batch: RecordBatch, match: ColumnMatch, firstRow: number, where: { table: string }): RecordBatch {
+  const fields = batch.schema.fields.map((f) => f.clone({ name: match.rename.get(f.name) ?? f.name }));
+  const renamed = makeBatch(new Schema(fields), batch.data.children.slice(), batch.numRows);
+  return conformBatch(schema, renamed, { table: where.table }, firstRow);
+}
+
+// Errors say which file they are about (rows are 0-based data rows of the file).
+function inFile(e: unknown, where: { table: string; file: string }): unknown {
+  if (!isHaloclineError(e) || e.message.startsWith(`file "${where.file}"`)) return e;
+  const { table, column, row, value } = e;
+  const context = Object.fromEntries(Object.entries({ table, column, row, value, path: where.file }).filter(([, v]) => v !== undefined));
+  return new HaloclineError(e.code, `file "${where.file}": ${e.message}`, context, { cause: e });
+}

@@ -1,0 +1,76 @@
+// The Parquet worker: parquet-wasm decodes one row group at a time into Arrow IPC bytes. It runs in
+// its own thread because WebAssembly memory growth detaches ArrayBuffers, which slows every
+// typed-array loop of the isolate it happens in; here that isolate does nothing else.
+import { parentPort, workerData } from 'node:worker_threads';
+import { ParquetFile } from 'parquet-wasm';
+import type { FromWorker, ParquetWorkerData, ToWorker } from './protocol.js';
+
+const port = parentPort!;
+const { size } = workerData as ParquetWorkerData;
+const waiting = new Map<number, { resolve: (b: Uint8Array) => void; reject: (e: Error) => void }>();
+let nextReq = 0;
+let file: ParquetFile | undefined;
+
+const send = (message: FromWorker) => port.postMessage(message);
+
+// bytes [start, end) of the file, fetched through the main thread's BlobStore
+function range(start: number, end: number): Promise<Uint8Array> {
+  const req = nextReq++;
+  return new Promise((resolve, reject) => {
+    waiting.set(req, { resolve, reject });
+    send({ kind: 'range', req, start, end });
+  });
+}
+
+// the Blob interface parquet-wasm's reader calls: size, slice(start, end).arrayBuffer()
+function remoteBlob(start: number, end: number): unknown {
+  return {
+    size: end - start,
+    type: '',
+    slice: (a = 0, b = end - start) => remoteBlob(start + a, start + Math.min(b, end - start)),
+    arrayBuffer: async () => {
+      const bytes = await range(start, end);
+      return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+    },
+  };
+}
+
+async function open(): Promise<void> {
+  file = await ParquetFile.fromFile(remoteBlob(0, size) as Blob);
+  const meta = file.metadata();
+  const groups = meta.rowGroups().map((g) => ({ rows: g.numRows(), bytes: g.compressedSize() }));
+  const kv = [...(meta.fileMetadata().keyValueMetadata() as Map<string, string>)].filter(([k]) => k !== 'ARROW:schema');
+  send({ kind: 'meta', schema: file.schema().intoIPCStream(), groups, kv });
+}
+
+async function read(group: number): Promise<void> {
+  const rows = file!.metadata().rowGroup(group).numRows();
+  const table = await file!.read({ rowGroups: [group], batchSize: Math.max(1, rows) });
+  send({ kind: 'group', group, ipc: table.intoIPCStream() });
+}
+
+function fail(e: unknown): void {
+  send({ kind: 'error', message: e instanceof Error ? e.message : String(e) });
+}
+
+port.on('message', (m: ToWorker) => {
+  switch (m.kind) {
+    case 'range':
+      waiting.get(m.req)?.resolve(m.bytes);
+      waiting.delete(m.req);
+      break;
+    case 'range-error':
+      waiting.get(m.req)?.reject(new Error(m.message));
+      waiting.delete(m.req);
+      break;
+    case 'read':
+      read(m.group).catch(fail);
+      break;
+    case 'close':
+      file?.free();
+      port.close();
+      break;
+  }
+});
+
+open().catch(fail);
