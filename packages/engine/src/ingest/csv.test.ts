@@ -1,20 +1,10 @@
 // CSV ingest through the public entry: RFC 4180 details, type inference, conversion into a schema.
 import { Field, Int32, Schema, TimestampMillisecond, Utf8 } from 'apache-arrow';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Store, isHaloclineError, openStore } from '../index.js';
-import { tempDir } from '../test-util/tmp.js';
+import { describe, expect, it } from 'vitest';
+import { isHaloclineError } from '../index.js';
+import { freshStore } from '../test-util/store.js';
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  while (cleanups.length) await cleanups.pop()!();
-});
-
-async function fresh(): Promise<Store> {
-  const dir = await tempDir();
-  const store = await openStore({ path: dir.path, workers: 0 });
-  cleanups.push(dir.remove, () => store.close());
-  return store;
-}
+const fresh = () => freshStore();
 
 const text = (s: string) => new TextEncoder().encode(s);
 

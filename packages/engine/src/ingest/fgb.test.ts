@@ -1,21 +1,10 @@
 // FlatGeobuf ingest through the public entry: geometry as a WKB geometry column, properties as columns.
 import { serialize } from 'flatgeobuf/lib/mjs/geojson.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import wkx from 'wkx';
-import { type Store, openStore } from '../index.js';
-import { tempDir } from '../test-util/tmp.js';
+import { freshStore } from '../test-util/store.js';
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  while (cleanups.length) await cleanups.pop()!();
-});
-
-async function fresh(): Promise<Store> {
-  const dir = await tempDir();
-  const store = await openStore({ path: dir.path, workers: 0 });
-  cleanups.push(dir.remove, () => store.close());
-  return store;
-}
+const fresh = () => freshStore();
 
 const features = Array.from({ length: 40 }, (_, i) => ({
   type: 'Feature',

@@ -2,21 +2,10 @@
 // generated chunk by chunk, compared by streaming SHA-256 on both sides.
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { afterEach, expect, it } from 'vitest';
-import { type Store, openStore } from '../index.js';
-import { tempDir } from '../test-util/tmp.js';
+import { expect, it } from 'vitest';
+import { freshStore } from '../test-util/store.js';
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  while (cleanups.length) await cleanups.pop()!();
-});
-
-async function fresh(): Promise<Store> {
-  const dir = await tempDir();
-  const store = await openStore({ path: dir.path, workers: 0 });
-  cleanups.push(dir.remove, () => store.close());
-  return store;
-}
+const fresh = () => freshStore();
 
 const CHUNK = 1 << 20;
 const CHUNKS = 300;
