@@ -115,6 +115,7 @@ describe('insert and select', () => {
     const u = await expectCode(t.select('dpth > 3').all(), 'QueryType');
     expect(u.column).toBe('dpth');
     await expectCode(t.select(undefined, { cols: ['nope'] }).all(), 'InvalidArgument');
+    await expectCode(t.select(5 as unknown as string).all(), 'InvalidArgument');
     await expectCode(t.select().pages(-1).next(), 'InvalidArgument');
   });
 

@@ -1,9 +1,9 @@
 // A table handle: schema, inserts and selects over one named table of a store.
 import { randomBytes } from 'node:crypto';
-import type { RecordBatch, Schema, Table as ArrowTable } from 'apache-arrow';
+import type { Schema } from 'apache-arrow';
 import type { StoreContext } from './context.js';
 import { Cursor } from './cursor.js';
-import { toRecordBatches } from './data/convert.js';
+import { type InsertInput, toRecordBatches } from './data/convert.js';
 import { HaloclineError } from './errors.js';
 import type { SelectOptions } from './read/plan.js';
 import { openSnapshot } from './read/snapshot.js';
@@ -18,7 +18,7 @@ import { scheduleCompaction } from './write/compact.js';
 import { writeParts } from './write/partition.js';
 
 /** What `insert` accepts: one row, rows, a record batch or an arrow Table. */
-export type InsertData = Record<string, unknown> | readonly Record<string, unknown>[] | RecordBatch | ArrowTable;
+export type InsertData = InsertInput;
 
 /**
  * A named table. Creating a handle does no I/O; every method reads the committed state.
@@ -68,7 +68,7 @@ export class Table {
     this.ctx.checkOpen();
     const record = this.record();
     const schema = this.ctx.schemaOf(record);
-    const batches = toRecordBatches(schema, data as Parameters<typeof toRecordBatches>[1], { table: this.name });
+    const batches = toRecordBatches(schema, data, { table: this.name });
     if (batches.every((b) => b.numRows === 0)) return;
     const written = await writeParts(this.ctx, record.id, schema, batches);
     await commit(this.ctx, this.name, record.id, { add: written, remove: [], schemaVersion: record.schemaVersion ?? 0 });

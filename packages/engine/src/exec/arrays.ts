@@ -1,6 +1,7 @@
-// Views an Arrow Data chunk as the plain typed arrays that kernels take.
-import type { Data } from 'apache-arrow';
+// Views an Arrow Data chunk as the plain typed arrays that kernels and scans take.
+import { type Data, type DataType, Type } from 'apache-arrow';
 import type { ColumnArrays } from '../expr/kernel.js';
+import type { TaskColumn } from './task.js';
 
 /**
  * The kernel view of one Arrow chunk. Requires `data.offset === 0` (chunks read from partition
@@ -13,4 +14,24 @@ export function columnArrays(data: Data): ColumnArrays {
     validity: data.nullCount > 0 ? (data.nullBitmap ?? null) : null,
     offsets: (data.valueOffsets as Int32Array | BigInt64Array | undefined) ?? null,
   };
+}
+
+/** The scan view of one Arrow chunk: its kernel arrays plus what gather needs. */
+export function taskColumn(data: Data): TaskColumn {
+  return { ...columnArrays(data), nullCount: data.nullCount, width: valueWidth(data.type) };
+}
+
+/** Byte width of a fixed-width type, 0 for bit-packed bool, -1 for variable-length types. */
+export function valueWidth(type: DataType): number {
+  switch (type.typeId) {
+    case Type.Bool:
+      return 0;
+    case Type.Utf8:
+    case Type.LargeUtf8:
+    case Type.Binary:
+    case Type.LargeBinary:
+      return -1;
+    default:
+      return (type.ArrayType as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT * ((type as { stride?: number }).stride ?? 1);
+  }
 }

@@ -1,9 +1,8 @@
 import fc from 'fast-check';
 import { Bool, type DataType, Float32, Float64, Int16, Int64, Int8, Utf8, makeData, makeVector, vectorFromArray } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
-import { valueWidth } from '../read/plan.js';
 import { gather } from './gather.js';
-import type { TaskColumn } from './task.js';
+import { taskColumn } from './arrays.js';
 
 const layouts: Array<{ type: DataType; gen: fc.Arbitrary<unknown> }> = [
   { type: new Float64(), gen: fc.option(fc.double(), { nil: null }) },
@@ -21,13 +20,7 @@ describe('gather', () => {
       fc.property(fc.array(gen, { minLength: 1, maxLength: 80 }), fc.array(fc.boolean(), { minLength: 80, maxLength: 80 }), (values, picks) => {
         const data = vectorFromArray(values, type as never).data[0]!;
         const sel = Int32Array.from(values.flatMap((_, i) => (picks[i] ? [i] : [])));
-        const col: TaskColumn = {
-          values: data.values as TaskColumn['values'],
-          validity: data.nullCount > 0 ? data.nullBitmap! : null,
-          offsets: (data.valueOffsets as Int32Array | undefined) ?? null,
-          nullCount: data.nullCount,
-          width: valueWidth(type),
-        };
+        const col = taskColumn(data);
         const out = gather(col, sel, sel.length);
         const got = makeVector(makeData({ type, length: sel.length, nullCount: out.nullCount, nullBitmap: out.validity ?? undefined, data: out.values, valueOffsets: out.offsets ?? undefined } as never));
         const all = [...makeVector(data)];

@@ -11,7 +11,7 @@ export default function scan(task: ScanTask): WorkerReply {
     return { ok: runScan(task) };
   } catch (e) {
     if (!isHaloclineError(e)) throw e;
-    const { code, message, name: _name, stack: _stack, ...context } = { ...e, message: e.message, name: e.name, stack: e.stack };
-    return { error: { code, message, context } };
+    const { name: _name, code, ...context } = { ...e }; // own enumerable fields: name, code, context
+    return { error: { code, message: e.message, context } };
   }
 }

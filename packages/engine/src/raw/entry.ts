@@ -24,18 +24,8 @@ export interface RawRecord {
   readonly updated: string;
 }
 
-/** A file entry as `list` returns it. */
-export interface RawEntry {
-  readonly id: string;
-  readonly name: string;
-  readonly size: number;
-  readonly sha256: string;
-  readonly mimetype: string | null;
-  readonly geometry: string | null;
-  readonly properties: Readonly<Record<string, string>>;
-  readonly created: Date;
-  readonly updated: Date;
-}
+/** A file entry as `list` returns it: the record without its storage fields, timestamps as Dates. */
+export type RawEntry = Omit<RawRecord, 'table' | 'file' | 'created' | 'updated'> & { readonly created: Date; readonly updated: Date };
 
 export const rawKey = (table: string, id: string): string => `f/${table}/${id}`;
 export const rawPrefix = (table: string): string => `f/${table}/`;

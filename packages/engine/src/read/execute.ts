@@ -1,10 +1,11 @@
 // Executes a plan over a snapshot: partitions in parallel on the executor, results in row order.
 import { type Data, RecordBatch, Struct, makeData } from 'apache-arrow';
 import type { StoreContext } from '../context.js';
+import { taskColumn } from '../exec/arrays.js';
 import type { ResultColumn, ScanTask, TaskColumn } from '../exec/task.js';
 import type { PartRecord } from '../storage/records.js';
 import { loadColumn } from './load.js';
-import { type Plan, valueWidth } from './plan.js';
+import type { Plan } from './plan.js';
 import type { Snapshot } from './snapshot.js';
 
 /** Streams the matching rows as record batches, one per partition with matches, in row order. */
@@ -74,16 +75,7 @@ async function task(ctx: StoreContext, part: PartRecord, plan: Plan, mode: ScanT
   const names = mode === 'count' ? [...(plan.filter?.columns ?? [])] : needed(plan);
   const loaded = await Promise.all(names.map((n) => loadColumn(ctx, part, n, cache)));
   const columns: Record<string, TaskColumn> = {};
-  names.forEach((name, i) => {
-    const data = loaded[i]!;
-    columns[name] = {
-      values: data.values as TaskColumn['values'],
-      validity: data.nullCount > 0 ? (data.nullBitmap ?? null) : null,
-      offsets: (data.valueOffsets as Int32Array | BigInt64Array | undefined) ?? null,
-      nullCount: data.nullCount,
-      width: valueWidth(data.type),
-    };
-  });
+  names.forEach((name, i) => (columns[name] = taskColumn(loaded[i]!)));
   return { mode, length: part.rows, filter: plan.filter, columns, project: mode === 'count' ? [] : plan.output.fields.map((f) => f.name) };
 }
 

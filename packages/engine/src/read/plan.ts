@@ -1,5 +1,5 @@
 // Plans a select: validate the projection, prepare the filter, derive the zone-map pruning predicate.
-import { type DataType, Schema, Type } from 'apache-arrow';
+import { Schema } from 'apache-arrow';
 import { HaloclineError } from '../errors.js';
 import { prepareFilter, zonePredicate, type Vars } from '../expr/index.js';
 import type { ZoneMaps } from '../expr/kernel.js';
@@ -27,8 +27,10 @@ export interface SelectOptions {
 /** Builds the plan; throws QuerySyntax/QueryType/InvalidArgument with context on bad input. */
 export function plan(schema: Schema, table: string, filter: string | undefined, options: SelectOptions = {}): Plan {
   const output = projection(schema, table, options.cols);
+  if (filter !== undefined && typeof filter !== 'string') {
+    throw new HaloclineError('InvalidArgument', `the filter must be a query string, got ${typeof filter}`, { table });
+  }
   if (filter === undefined || filter.trim() === '') return { schema, output, filter: null, empty: false, mayMatch: () => true };
-  if (typeof filter !== 'string') throw new HaloclineError('InvalidArgument', 'the filter must be a string', { table });
   const prepared = prepareFilter(filter, schema, options.vars);
   if (prepared.constant === true) return { schema, output, filter: null, empty: false, mayMatch: () => true };
   if (prepared.constant === false) return { schema, output, filter: null, empty: true, mayMatch: () => false };
@@ -39,21 +41,6 @@ export function plan(schema: Schema, table: string, filter: string | undefined, 
     empty: false,
     mayMatch: zonePredicate(prepared.typed),
   };
-}
-
-/** Byte width of a fixed-width type, 0 for bit-packed bool, -1 for variable-length types. */
-export function valueWidth(type: DataType): number {
-  switch (type.typeId) {
-    case Type.Bool:
-      return 0;
-    case Type.Utf8:
-    case Type.LargeUtf8:
-    case Type.Binary:
-    case Type.LargeBinary:
-      return -1;
-    default:
-      return (type.ArrayType as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT * ((type as { stride?: number }).stride ?? 1);
-  }
 }
 
 function projection(schema: Schema, table: string, cols: readonly string[] | undefined): Schema {

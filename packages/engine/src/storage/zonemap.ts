@@ -1,5 +1,6 @@
 // Zone maps: per-column min, max and null count of one partition, used to skip partitions.
 import { type Data, Type } from 'apache-arrow';
+import { isValid } from '../data/layout.js';
 import type { ZoneStats } from '../expr/kernel.js';
 
 /** Computes the zone map of one column chunk (offset 0). NaN is ignored for min/max. */
@@ -26,10 +27,6 @@ export function zoneStats(data: Data): ZoneStats {
     }
   }
   return { min: range[0], max: range[1], nullCount, rows };
-}
-
-function isValid(validity: Uint8Array | null, i: number): boolean {
-  return validity === null || ((validity[i >> 3]! >> (i & 7)) & 1) === 1;
 }
 
 function numericRange(values: ArrayLike<number | bigint>, validity: Uint8Array | null, rows: number): [number | bigint | null, number | bigint | null] {
@@ -88,8 +85,8 @@ function boolRange(bits: Uint8Array, validity: Uint8Array | null, rows: number):
   let seenTrue = false;
   let seenFalse = false;
   for (let i = 0; i < rows && !(seenTrue && seenFalse); i++) {
-    if (!isValid(validity, i)) continue;
-    if ((bits[i >> 3]! >> (i & 7)) & 1) seenTrue = true;
+    if (validity !== null && !isValid(validity, i)) continue;
+    if (isValid(bits, i)) seenTrue = true;
     else seenFalse = true;
   }
   return [seenFalse ? false : seenTrue ? true : null, seenTrue ? true : seenFalse ? false : null];
