@@ -29,12 +29,22 @@ export interface StoreContext {
   readonly pool: Executor | null;
   readonly inline: Executor;
   readonly options: EngineOptions;
+  /**
+   * This process's token in the store's reader table. It is part of every file name the process
+   * writes, so another process opening the store does not take a file in progress for an orphan.
+   */
+  readonly token: string;
   /** The decoded schema of a table record (cached). */
   schemaOf(record: TableRecord): Schema;
+  /**
+   * Pins `version` of table `tableId` for this process and publishes the pin to other processes
+   * sharing the store; call the returned function exactly once when done reading.
+   */
+  pin(tableId: string, version: number): () => void;
   /** Throws `Closed` once the store is closed. */
   checkOpen(): void;
   /** Runs work after the caller returns (compaction, file removal); close() waits for it. */
   background(name: string, work: () => Promise<void>): void;
-  /** Deletes the files of retired partitions that no reader can see any more. */
+  /** Deletes (in the background) the files of retired partitions no reader in any process can see any more. */
   collectGarbage(): void;
 }

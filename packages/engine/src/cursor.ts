@@ -5,7 +5,7 @@ import { batchToRows } from './data/rows.js';
 import { HaloclineError } from './errors.js';
 import { scanBatches, scanCount } from './read/execute.js';
 import { plan, type SelectOptions } from './read/plan.js';
-import { openSnapshot } from './read/snapshot.js';
+import { type Snapshot, openSnapshot } from './read/snapshot.js';
 
 /** A row as a plain object (int64 as bigint, timestamps and dates as Date). */
 export type Row = Record<string, unknown>;
@@ -21,11 +21,13 @@ export class Cursor {
     private readonly table: string,
     private readonly filter: string | undefined,
     private readonly options: SelectOptions = {},
+    /** Opens the snapshot each pass reads (a transaction passes its own view). */
+    private readonly open: () => Snapshot = () => openSnapshot(ctx, table),
   ) {}
 
   /** Arrow record batches as they are produced, in row order. */
   async *batches(): AsyncGenerator<RecordBatch> {
-    const snap = openSnapshot(this.ctx, this.table);
+    const snap = this.open();
     try {
       yield* scanBatches(this.ctx, snap, plan(snap.schema, this.table, this.filter, this.options));
     } finally {
@@ -75,7 +77,7 @@ export class Cursor {
 
   /** The number of matching rows, without materialising them. */
   async count(): Promise<number> {
-    const snap = openSnapshot(this.ctx, this.table);
+    const snap = this.open();
     try {
       return await scanCount(this.ctx, snap, plan(snap.schema, this.table, this.filter, this.options));
     } finally {

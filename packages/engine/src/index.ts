@@ -2,6 +2,7 @@
 export { openStore, Store, type StoreOptions } from './store.js';
 export { Table, type InsertData } from './table.js';
 export { Cursor, type Row } from './cursor.js';
+export { Transaction, type TransactionState, type MatchOptions } from './mvcc/transaction.js';
 export type { SelectOptions } from './read/plan.js';
 export type { ColumnStats, TableStats } from './read/stats.js';
 export type { EngineOptions } from './context.js';

@@ -14,7 +14,9 @@ import { ColumnCache } from './storage/cache.js';
 import { openLmdbMetaStore } from './storage/lmdb.js';
 import { LocalBlobStore } from './storage/localfs.js';
 import type { MetaStore } from './storage/metastore.js';
-import { type PartRecord, STORE_FORMAT, STORE_KEY, type TableRecord, partsFolder, tablePrefix } from './storage/records.js';
+import { type GarbageRecord, type PartRecord, STORE_FORMAT, STORE_KEY, type TableRecord, garbagePrefix, partsFolder, tablePrefix } from './storage/records.js';
+import { collectGarbage } from './mvcc/garbage.js';
+import { Readers } from './mvcc/readers.js';
 import { Table } from './table.js';
 import { type RawRecord, rawFolder } from './raw/entry.js';
 
@@ -52,10 +54,13 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     throw e;
   }
   const blobs = new LocalBlobStore(options.path);
-  await removeOrphans(meta, blobs);
+  const readers = Readers.open(options.path);
+  await removeOrphans(meta, blobs, readers);
   const workers = options.workers ?? availableParallelism();
   const pool = workers > 0 ? new PoolExecutor(workers) : null;
-  return new Store(new OpenStore(meta, blobs, pool, engine));
+  const store = new OpenStore(meta, blobs, pool, engine, readers);
+  store.collectGarbage();
+  return new Store(store);
 }
 
 /** An open store: hands out table handles. */
@@ -90,14 +95,27 @@ class OpenStore implements StoreContext {
   private readonly schemas = new Map<string, Schema>();
   private readonly running = new Set<Promise<void>>();
   private closed = false;
+  private collecting: { again: boolean } | null = null;
 
   constructor(
     readonly meta: MetaStore,
     readonly blobs: LocalBlobStore,
     readonly pool: Executor | null,
     readonly options: EngineOptions,
+    private readonly readers: Readers,
   ) {
     this.cache = new ColumnCache(options.cacheBytes);
+    readers.pins = (table) => this.snapshots.minPinned(table);
+  }
+
+  get token(): string {
+    return this.readers.token;
+  }
+
+  pin(tableId: string, version: number): () => void {
+    const release = this.snapshots.pin(tableId, version);
+    if (this.readers.ensure(tableId, version)) this.meta.refreshRead();
+    return release;
   }
 
   schemaOf(record: TableRecord): Schema {
@@ -121,11 +139,22 @@ class OpenStore implements StoreContext {
   }
 
   collectGarbage(): void {
-    const parts = this.snapshots.collectable();
-    if (parts.length === 0) return;
-    for (const p of parts) this.cache.dropPart(p.id);
-    this.background('remove files', async () => {
-      await Promise.all(parts.map((p) => this.blobs.remove(p.file)));
+    if (this.closed) return;
+    if (this.collecting) {
+      this.collecting.again = true;
+      return;
+    }
+    const state: { again: boolean } = (this.collecting = { again: true });
+    const floor = (table: string) => Math.min(this.snapshots.minPinned(table), this.readers.othersFloor(table));
+    this.background('collect garbage', async () => {
+      try {
+        while (state.again) {
+          state.again = false;
+          await collectGarbage(this, floor);
+        }
+      } finally {
+        this.collecting = null;
+      }
     });
   }
 
@@ -134,6 +163,7 @@ class OpenStore implements StoreContext {
     while (this.running.size > 0) await Promise.all([...this.running]);
     this.closed = true;
     await this.pool?.close();
+    await this.readers.close();
     await this.meta.close();
   }
 }
@@ -166,10 +196,13 @@ async function checkFormat(meta: MetaStore, path: string): Promise<void> {
   }
 }
 
-// files no committed partition or raw-file entry refers to are leftovers of a crash (or of a
-// removal that never ran)
-async function removeOrphans(meta: MetaStore, blobs: LocalBlobStore): Promise<void> {
-  const referenced = new Set([...meta.range<PartRecord>('p/'), ...meta.range<RawRecord>('f/')].map(([, r]) => r.file));
+// files no committed partition, garbage entry or raw-file entry refers to are leftovers of a crash
+// or a rollback, unless a live process (its token in the name) is still writing them
+async function removeOrphans(meta: MetaStore, blobs: LocalBlobStore, readers: Readers): Promise<void> {
+  const records = [...meta.range<PartRecord>('p/'), ...meta.range<GarbageRecord>(garbagePrefix), ...meta.range<RawRecord>('f/')];
+  const referenced = new Set(records.map(([, r]) => r.file));
+  const live = readers.liveTokens();
+  const writing = (f: string) => live.has(f.slice(f.lastIndexOf('/') + 1).split('-')[1] ?? '');
   const files = [...(await blobs.list(partsFolder)), ...(await blobs.list(rawFolder))];
-  await Promise.all(files.filter((f) => !referenced.has(f)).map((f) => blobs.remove(f)));
+  await Promise.all(files.filter((f) => !referenced.has(f) && !writing(f)).map((f) => blobs.remove(f)));
 }

@@ -10,6 +10,8 @@ import { openSnapshot } from './read/snapshot.js';
 import { type TableStats, tableStats } from './read/stats.js';
 import { encodeSchema } from './schema/serialize.js';
 import { RawFiles } from './raw/raw.js';
+import { Transaction } from './mvcc/transaction.js';
+import { retireParts } from './mvcc/retire.js';
 import { normalizeSchema } from './schema/validate.js';
 import { type PartRecord, type TableRecord, partPrefix, tableKey } from './storage/records.js';
 import { commit } from './write/commit.js';
@@ -75,6 +77,30 @@ export class Table {
     scheduleCompaction(this.ctx, this.name, record.id);
   }
 
+  /**
+   * Runs `fn` in a transaction: commits when it resolves (resolving with its result), rolls back
+   * and rethrows when it throws. A commit that loses to a concurrent one rejects with `Conflict`.
+   * @example
+   * await t.transaction(async (tx) => { for await (const r of tx.replace('id == 3')) await tx.insert({ ...r, temp: 4 }) })
+   */
+  async transaction<R>(fn: (tx: Transaction) => Promise<R>): Promise<R> {
+    const tx = await this.begin();
+    let result: R;
+    try {
+      result = await fn(tx);
+    } catch (e) {
+      if (tx.state === 'active') await tx.rollback();
+      throw e;
+    }
+    await tx.commit();
+    return result;
+  }
+
+  /** Starts an explicit transaction over the table as committed now; finish it with commit or rollback. */
+  async begin(): Promise<Transaction> {
+    return Transaction.begin(this.ctx, this.name);
+  }
+
   /** A lazy cursor over the rows matching `filter` (all rows without one). */
   select(filter?: string, options: SelectOptions = {}): Cursor {
     return new Cursor(this.ctx, this.name, filter, options);
@@ -114,15 +140,12 @@ export class Table {
   /** Removes the schema and all data; `NotFound` when the table does not exist. */
   async drop(): Promise<void> {
     this.ctx.checkOpen();
-    const { record, parts } = await this.ctx.meta.write((tx) => {
+    await this.ctx.meta.write((tx) => {
       const record = tx.get<TableRecord>(tableKey(this.name));
       if (!record) throw new HaloclineError('NotFound', `table "${this.name}" does not exist`, { table: this.name });
-      const parts = tx.range<PartRecord>(partPrefix(record.id));
-      for (const [key] of parts) tx.remove(key);
+      retireParts(tx, record.id, tx.range<PartRecord>(partPrefix(record.id)).map(([, p]) => p), Number.POSITIVE_INFINITY);
       tx.remove(tableKey(this.name));
-      return { record, parts: parts.map(([, p]) => p) };
     });
-    this.ctx.snapshots.retire(record.id, Number.POSITIVE_INFINITY, parts);
     this.ctx.collectGarbage();
   }
 

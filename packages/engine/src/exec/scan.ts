@@ -9,6 +9,7 @@ const MAX_KERNELS = 256;
 
 /** Runs one scan task to completion on the calling thread. */
 export function runScan(task: ScanTask): ScanResult {
+  if (task.deleted || task.withRows) return scanSelected(task);
   const { length } = task;
   if (task.filter === null) return task.mode === 'count' ? { count: length } : { count: length, columns: passThrough(task) };
   const compiled = kernelFor(task.filter.key, task);
@@ -18,6 +19,35 @@ export function runScan(task: ScanTask): ScanResult {
   const count = compiled.kernel(inputs, length, sel);
   if (count === length) return { count, columns: passThrough(task) };
   return { count, columns: task.project.map((name) => gather(task.columns[name]!, sel, count)) };
+}
+
+// the general path: a selection vector without the deleted rows, and the row positions on request
+function scanSelected(task: ScanTask): ScanResult {
+  const { length, deleted } = task;
+  const sel = new Int32Array(length);
+  let count: number;
+  if (task.filter === null) {
+    count = length;
+    for (let i = 0; i < length; i++) sel[i] = i;
+  } else {
+    const compiled = kernelFor(task.filter.key, task);
+    count = compiled.kernel(compiled.columns.map((name) => task.columns[name]!), length, sel);
+  }
+  if (deleted) count = dropDeleted(sel, count, deleted);
+  if (task.mode === 'count') return { count };
+  const rows = task.withRows ? sel.slice(0, count) : undefined;
+  if (count === length) return { count, columns: passThrough(task), rows };
+  return { count, columns: task.project.map((name) => gather(task.columns[name]!, sel, count)), rows };
+}
+
+// compacts sel[0..count) in place, keeping the rows whose deleted bit is clear
+function dropDeleted(sel: Int32Array, count: number, deleted: Uint8Array): number {
+  let out = 0;
+  for (let j = 0; j < count; j++) {
+    const i = sel[j]!;
+    if (((deleted[i >> 3]! >> (i & 7)) & 1) === 0) sel[out++] = i;
+  }
+  return out;
 }
 
 // every row selected: hand back the input buffers themselves, no copy

@@ -24,6 +24,10 @@ export interface ScanTask {
   readonly columns: Readonly<Record<string, TaskColumn>>;
   /** Output column names (select mode). */
   readonly project: readonly string[];
+  /** Deleted rows (bit set = skip the row), or absent when the partition has none. */
+  readonly deleted?: Uint8Array | null;
+  /** Also return the positions of the matching rows (select mode; deletes and replaces need them). */
+  readonly withRows?: boolean;
 }
 
 /** One output column of a select; buffers are SharedArrayBuffer-backed (or the input's own). */
@@ -38,4 +42,6 @@ export interface ResultColumn {
 export interface ScanResult {
   readonly count: number;
   readonly columns?: readonly ResultColumn[];
+  /** Positions of the matching rows, ascending, when the task asked `withRows`. */
+  readonly rows?: Int32Array;
 }

@@ -7,6 +7,7 @@ import { HaloclineError } from '../errors.js';
 import { encodeSchema } from '../schema/serialize.js';
 import { type PartRecord, type TableRecord, partKey, partPrefix, tableKey } from '../storage/records.js';
 import { type WrittenPart, removeParts } from '../write/partition.js';
+import { retireParts } from '../mvcc/retire.js';
 
 /** A fresh table id (never reused, so caches keyed by id cannot see stale data). */
 export function newTableId(): string {
@@ -34,7 +35,7 @@ export async function replaceTable(
         throw new HaloclineError('Conflict', `table "${name}" was ${what} while the file was being ingested`, { table: name });
       }
       const old = current ? tx.range<PartRecord>(partPrefix(current.id)) : [];
-      for (const [key] of old) tx.remove(key);
+      if (current) retireParts(tx, current.id, old.map(([, p]) => p), Number.POSITIVE_INFINITY);
       const record: TableRecord = {
         id: next.id,
         name,
@@ -51,8 +52,5 @@ export async function replaceTable(
     await removeParts(ctx, parts);
     throw e;
   }
-  if (retired) {
-    ctx.snapshots.retire(retired.id, Number.POSITIVE_INFINITY, retired.parts);
-    ctx.collectGarbage();
-  }
+  if (retired) ctx.collectGarbage();
 }

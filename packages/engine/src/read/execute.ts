@@ -6,7 +6,7 @@ import type { ResultColumn, ScanTask, TaskColumn } from '../exec/task.js';
 import type { PartRecord } from '../storage/records.js';
 import { loadColumn } from './load.js';
 import type { Plan } from './plan.js';
-import type { Snapshot } from './snapshot.js';
+import { type Snapshot, liveRows } from './snapshot.js';
 
 /** Streams the matching rows as record batches, one per partition with matches, in row order. */
 export async function* scanBatches(ctx: StoreContext, snap: Snapshot, plan: Plan): AsyncGenerator<RecordBatch> {
@@ -17,7 +17,7 @@ export async function* scanBatches(ctx: StoreContext, snap: Snapshot, plan: Plan
   let next = 0;
   const fill = () => {
     while (queue.length < window && next < parts.length) {
-      const p = selectPart(ctx, parts[next++]!, plan, cache, parts.length > 1);
+      const p = selectPart(ctx, snap, parts[next++]!, plan, cache, parts.length > 1);
       p.catch(() => undefined); // surfaced when awaited in order
       queue.push(p);
     }
@@ -33,17 +33,46 @@ export async function* scanBatches(ctx: StoreContext, snap: Snapshot, plan: Plan
 /** Counts the matching rows without materialising them. */
 export async function scanCount(ctx: StoreContext, snap: Snapshot, plan: Plan): Promise<number> {
   const parts = candidates(snap, plan);
-  if (plan.filter === null) return parts.reduce((n, p) => n + p.rows, 0);
+  if (plan.filter === null) return parts.reduce((n, p) => n + liveRows(snap, p), 0);
   const cache = !oversized(ctx, parts, plan, plan.filter.columns);
   const counts = await Promise.all(
-    parts.map(async (part) => (await run(ctx, part, await task(ctx, part, plan, 'count', cache), parts.length > 1)).count),
+    parts.map(async (part) => (await run(ctx, part, await task(ctx, snap, part, plan, 'count', cache), parts.length > 1)).count),
   );
   return counts.reduce((a, b) => a + b, 0);
 }
 
+/** The matches of one partition: their row positions and, when asked, their projected rows. */
+export interface PartMatches {
+  readonly part: PartRecord;
+  readonly rows: Int32Array;
+  readonly batch: RecordBatch | null;
+}
+
+/** Finds the matching rows of every partition (for deletes and replaces), partitions in row order. */
+export async function scanMatches(ctx: StoreContext, snap: Snapshot, plan: Plan, withData: boolean): Promise<PartMatches[]> {
+  const parts = candidates(snap, plan);
+  const cache = !oversized(ctx, parts, plan, withData ? needed(plan) : (plan.filter?.columns ?? []));
+  const out = await Promise.all(
+    parts.map(async (part): Promise<PartMatches> => {
+      const t = await task(ctx, snap, part, plan, 'select', cache);
+      const result = await run(ctx, part, { ...t, project: withData ? t.project : [], withRows: true }, parts.length > 1);
+      const rows = result.rows ?? new Int32Array(0);
+      const batch = withData && result.columns ? batchOf(plan, result.count, plan.output.fields.map((f, i) => dataOf(f.type, result.count, result.columns![i]!))) : null;
+      return { part, rows, batch };
+    }),
+  );
+  return out.filter((m) => m.rows.length > 0);
+}
+
 function candidates(snap: Snapshot, plan: Plan): PartRecord[] {
   if (plan.empty) return [];
-  return snap.parts.filter((p) => p.rows > 0 && plan.mayMatch(p.zones));
+  return snap.parts.filter((p) => liveRows(snap, p) > 0 && plan.mayMatch(p.zones));
+}
+
+// a column of a partition: a transaction's in-memory part, or the file through the cache
+function columnOf(ctx: StoreContext, snap: Snapshot, part: PartRecord, name: string, cache: boolean): Promise<Data> {
+  const local = snap.local?.get(part.id)?.get(name);
+  return local ? Promise.resolve(local) : loadColumn(ctx, part, name, cache);
 }
 
 // a scan that needs more than the whole cache reads through it instead of flushing it
@@ -59,24 +88,25 @@ function needed(plan: Plan): string[] {
   return [...names];
 }
 
-async function selectPart(ctx: StoreContext, part: PartRecord, plan: Plan, cache: boolean, parallel: boolean): Promise<RecordBatch | null> {
-  if (plan.filter === null) {
+async function selectPart(ctx: StoreContext, snap: Snapshot, part: PartRecord, plan: Plan, cache: boolean, parallel: boolean): Promise<RecordBatch | null> {
+  if (plan.filter === null && !snap.deleted.has(part.id)) {
     // every row: the cached chunks are the result, no scan needed
-    const children = await Promise.all(plan.output.fields.map((f) => loadColumn(ctx, part, f.name, cache)));
+    const children = await Promise.all(plan.output.fields.map((f) => columnOf(ctx, snap, part, f.name, cache)));
     return batchOf(plan, part.rows, children);
   }
-  const result = await run(ctx, part, await task(ctx, part, plan, 'select', cache), parallel);
+  const result = await run(ctx, part, await task(ctx, snap, part, plan, 'select', cache), parallel);
   if (result.count === 0 || !result.columns) return null;
   const children = plan.output.fields.map((f, i) => dataOf(f.type, result.count, result.columns![i]!));
   return batchOf(plan, result.count, children);
 }
 
-async function task(ctx: StoreContext, part: PartRecord, plan: Plan, mode: ScanTask['mode'], cache: boolean): Promise<ScanTask> {
+async function task(ctx: StoreContext, snap: Snapshot, part: PartRecord, plan: Plan, mode: ScanTask['mode'], cache: boolean): Promise<ScanTask> {
   const names = mode === 'count' ? [...(plan.filter?.columns ?? [])] : needed(plan);
-  const loaded = await Promise.all(names.map((n) => loadColumn(ctx, part, n, cache)));
+  const loaded = await Promise.all(names.map((n) => columnOf(ctx, snap, part, n, cache)));
   const columns: Record<string, TaskColumn> = {};
   names.forEach((name, i) => (columns[name] = taskColumn(loaded[i]!)));
-  return { mode, length: part.rows, filter: plan.filter, columns, project: mode === 'count' ? [] : plan.output.fields.map((f) => f.name) };
+  const project = mode === 'count' ? [] : plan.output.fields.map((f) => f.name);
+  return { mode, length: part.rows, filter: plan.filter, columns, project, deleted: snap.deleted.get(part.id)?.bits ?? null };
 }
 
 // the pool pays only when partitions run side by side and each is big enough to hide the round trip

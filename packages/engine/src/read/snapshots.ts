@@ -1,17 +1,8 @@
-// Reader pins and deferred file removal: a partition file outlives every reader that can still see it.
-import type { PartRecord } from '../storage/records.js';
+// Reader pins of this process: which table versions a cursor, transaction or compaction still reads.
 
-interface Retired {
-  readonly table: string;
-  /** Readers pinned at a version below this may still read the parts. */
-  readonly version: number;
-  readonly parts: readonly PartRecord[];
-}
-
-/** Tracks pinned snapshots per table and the parts waiting for their last reader. */
+/** Counts pinned versions per table id. */
 export class Snapshots {
   private readonly pins = new Map<string, Map<number, number>>();
-  private retired: Retired[] = [];
 
   /** Pins `version` of `table`; call the returned function exactly once when done reading. */
   pin(table: string, version: number): () => void {
@@ -25,25 +16,17 @@ export class Snapshots {
       const left = (byVersion.get(version) ?? 1) - 1;
       if (left > 0) byVersion.set(version, left);
       else byVersion.delete(version);
-      if (byVersion.size === 0) this.pins.delete(table);
+      if (byVersion.size === 0 && this.pins.get(table) === byVersion) this.pins.delete(table);
     };
   }
 
-  /** Records that `parts` stopped being visible at `version` (Infinity when the table was dropped). */
-  retire(table: string, version: number, parts: readonly PartRecord[]): void {
-    if (parts.length > 0) this.retired.push({ table, version, parts });
-  }
-
-  /** Removes and returns the retired parts that no pinned reader can see any more. */
-  collectable(): PartRecord[] {
-    const out: PartRecord[] = [];
-    this.retired = this.retired.filter((r) => {
-      const pinned = this.pins.get(r.table);
-      const seen = pinned !== undefined && [...pinned.keys()].some((v) => v < r.version);
-      if (!seen) out.push(...r.parts);
-      return seen;
-    });
-    return out;
+  /** The lowest version of `table` pinned in this process, Infinity when none. */
+  minPinned(table: string): number {
+    const byVersion = this.pins.get(table);
+    if (!byVersion) return Number.POSITIVE_INFINITY;
+    let min = Number.POSITIVE_INFINITY;
+    for (const v of byVersion.keys()) if (v < min) min = v;
+    return min;
   }
 
   get pinnedCount(): number {

@@ -1,6 +1,6 @@
 // Table statistics from the zone maps of a snapshot: rows, bytes, and per column nulls and range.
 import { typeName } from '../schema/types.js';
-import type { Snapshot } from './snapshot.js';
+import { type Snapshot, liveRows } from './snapshot.js';
 
 /** Statistics of one column (the wire shape of the tabular v2 `stats` call). */
 export interface ColumnStats {
@@ -20,8 +20,13 @@ export interface TableStats {
   readonly columns: readonly ColumnStats[];
 }
 
-/** Merges the zone maps of every visible partition. Min and max are in the column's storage domain. */
+/**
+ * Merges the zone maps of every visible partition. Min and max are in the column's storage domain.
+ * Row counts leave out deleted rows; after deletes, null counts, min and max are those of the
+ * partitions' files (bounds) until compaction rewrites them.
+ */
 export function tableStats(snap: Snapshot): TableStats {
+  const live = snap.parts.reduce((n, p) => n + liveRows(snap, p), 0);
   const columns = snap.schema.fields.map((f): ColumnStats => {
     let nulls = 0;
     let min: ColumnStats['min'] = null;
@@ -29,15 +34,14 @@ export function tableStats(snap: Snapshot): TableStats {
     for (const p of snap.parts) {
       const z = p.zones[f.name];
       if (!z) continue;
-      nulls += z.nullCount;
+      nulls += Math.min(z.nullCount, liveRows(snap, p));
       if (z.min !== null && (min === null || less(z.min, min))) min = z.min;
       if (z.max !== null && (max === null || less(max, z.max))) max = z.max;
     }
-    const rows = snap.parts.reduce((n, p) => n + p.rows, 0);
-    return { name: f.name, type: typeName(f.type), null_count: nulls, num_values: rows - nulls, min, max, metadata: Object.fromEntries(f.metadata) };
+    return { name: f.name, type: typeName(f.type), null_count: nulls, num_values: live - nulls, min, max, metadata: Object.fromEntries(f.metadata) };
   });
   return {
-    num_rows: snap.parts.reduce((n, p) => n + p.rows, 0),
+    num_rows: live,
     size: snap.parts.reduce((n, p) => n + p.bytes, 0),
     columns,
   };

@@ -49,6 +49,10 @@ class LmdbMetaStore implements MetaStore {
     return result as R;
   }
 
+  refreshRead(): void {
+    this.db.resetReadTxn();
+  }
+
   async close(): Promise<void> {
     await this.db.close();
   }

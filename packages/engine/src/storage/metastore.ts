@@ -21,5 +21,7 @@ export interface MetaStore extends MetaReader {
    * When `fn` throws nothing is written and the error is rethrown.
    */
   write<R>(fn: (tx: MetaTx) => R): Promise<R>;
+  /** Starts a new read snapshot, so the next reads see every commit made so far (by any process). */
+  refreshRead(): void;
   close(): Promise<void>;
 }

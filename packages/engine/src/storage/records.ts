@@ -39,9 +39,52 @@ export interface PartRecord {
   readonly added: number;
 }
 
+/**
+ * Rows of a partition deleted by one commit (a deletion vector stamped with the commit's version).
+ * A reader at version v treats the rows of every record with `version <= v` as gone. Records are
+ * immutable; they go with their partition.
+ */
+export interface DeleteRecord {
+  readonly part: string;
+  readonly version: number;
+  /** Sorted row positions, base64 of a little-endian Uint32Array. */
+  readonly rows: string;
+  readonly count: number;
+}
+
+/**
+ * A partition file no committed state refers to any more, waiting for the last reader that may see
+ * it: a reader pinned at a version below `retired` may (Infinity: the table was dropped).
+ */
+export interface GarbageRecord {
+  readonly table: string;
+  readonly part: string;
+  readonly file: string;
+  readonly retired: number;
+}
+
+/**
+ * Where the rows of a partition rewritten by compaction went: row r (not deleted as of `asOf`) is
+ * row `offset + r - (deleted rows before r)` of part `to` (null: every row was deleted). A
+ * transaction that began before the rewrite translates its deletions through it at commit.
+ */
+export interface ForwardRecord {
+  readonly part: string;
+  readonly to: string | null;
+  readonly offset: number;
+  readonly asOf: number;
+  /** Rows deleted as of `asOf` (left out of `to`), encoded like DeleteRecord.rows. */
+  readonly dropped: string;
+}
+
 export const tableKey = (name: string): string => `t/${name}`;
 export const tablePrefix = 't/';
 export const partKey = (table: string, part: string): string => `p/${table}/${part}`;
 export const partPrefix = (table: string): string => `p/${table}/`;
+export const deletePrefix = (table: string, part?: string): string => (part === undefined ? `d/${table}/` : `d/${table}/${part}/`);
+export const deleteKey = (table: string, part: string, version: number): string => `d/${table}/${part}/${String(version).padStart(12, '0')}`;
+export const forwardKey = (table: string, part: string): string => `m/${table}/${part}`;
+export const garbagePrefix = 'g/';
+export const garbageKey = (table: string, part: string): string => `g/${table}/${part}`;
 export const partsFolder = 'parts';
 export const partFile = (table: string, part: string): string => `${partsFolder}/${table}/${part}.hlp`;

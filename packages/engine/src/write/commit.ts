@@ -1,10 +1,19 @@
-// Commits written partitions (and retires replaced ones) in one metadata transaction.
+// Commits written partitions, deletion vectors and retired partitions in one metadata transaction.
 import type { StoreContext } from '../context.js';
 import { HaloclineError } from '../errors.js';
-import { type PartRecord, type TableRecord, partKey, tableKey } from '../storage/records.js';
+import { decodeRows, encodeRows, firstCommon } from '../mvcc/deletes.js';
+import { retireParts } from '../mvcc/retire.js';
+import type { MetaTx } from '../storage/metastore.js';
+import { type DeleteRecord, type ForwardRecord, type PartRecord, type TableRecord, deleteKey, deletePrefix, forwardKey, partKey, tableKey } from '../storage/records.js';
 import { removeParts, type WrittenPart } from './partition.js';
 
-/** What a commit changes: parts to add (with their ordering seq, or next in line) and parts to remove. */
+/** Rows of a committed partition that a commit deletes (sorted, ascending). */
+export interface PartDeletes {
+  readonly part: string;
+  readonly rows: Uint32Array;
+}
+
+/** What a commit changes: parts to add (with their ordering seq, or next in line), parts to remove, rows to delete. */
 export interface Change {
   readonly add: readonly (WrittenPart & { seq?: number })[];
   readonly remove: readonly PartRecord[];
@@ -12,6 +21,16 @@ export interface Change {
   readonly schemaVersion: number;
   /** Set by alter: the new schema (base64 Arrow IPC), valid only if the table is still at `baseVersion`. */
   readonly alter?: { readonly schema: string; readonly baseVersion: number };
+  /** Rows deleted from committed partitions. */
+  readonly deletes?: readonly PartDeletes[];
+  /**
+   * The version the change was computed from. With it, the commit conflicts when a later commit
+   * deleted any of the same rows (first committer wins) or deleted rows of a partition this change
+   * removes (a compaction must not drop a concurrent delete).
+   */
+  readonly baseVersion?: number;
+  /** Set by compaction: where the rows of each removed partition went. */
+  readonly forwards?: readonly ForwardRecord[];
 }
 
 /**
@@ -32,13 +51,18 @@ export async function commit(ctx: StoreContext, name: string, tableId: string, c
       if (change.alter && current.version !== change.alter.baseVersion) {
         throw new HaloclineError('Conflict', `table "${name}" changed during alter; retry the alter`, { table: name });
       }
+      const next = current.version + 1;
       for (const p of change.remove) {
         if (!tx.get(partKey(tableId, p.id))) {
           throw new HaloclineError('Conflict', `partition ${p.id} of table "${name}" changed while writing`, { table: name });
         }
-        tx.remove(partKey(tableId, p.id));
+        if (change.baseVersion !== undefined && newerDeletes(tx, tableId, p.id, change.baseVersion).length > 0) {
+          throw new HaloclineError('Conflict', `rows of partition ${p.id} of table "${name}" were deleted while it was rewritten`, { table: name });
+        }
       }
-      const next = current.version + 1;
+      for (const d of change.deletes ?? []) applyDeletes(tx, name, tableId, d, change.baseVersion ?? current.version, next);
+      retireParts(tx, tableId, change.remove, next);
+      for (const f of change.forwards ?? []) tx.put(forwardKey(tableId, f.part), f);
       let seq = current.nextSeq;
       for (const p of change.add) {
         const record: PartRecord = { ...p, seq: p.seq ?? seq++, added: next };
@@ -52,9 +76,45 @@ export async function commit(ctx: StoreContext, name: string, tableId: string, c
     await removeParts(ctx, change.add);
     throw e;
   }
-  if (change.remove.length > 0) {
-    ctx.snapshots.retire(tableId, version, change.remove);
-    ctx.collectGarbage();
-  }
+  if (change.remove.length > 0) ctx.collectGarbage();
   return version;
+}
+
+// first committer wins: rows another commit deleted after `base` must not be deleted again
+function applyDeletes(tx: MetaTx, name: string, tableId: string, deletes: PartDeletes, base: number, version: number): void {
+  if (deletes.rows.length === 0) return;
+  const d = forwarded(tx, name, tableId, deletes);
+  for (const other of newerDeletes(tx, tableId, d.part, base)) {
+    const row = firstCommon(d.rows, decodeRows(other.rows));
+    if (row >= 0) {
+      throw new HaloclineError('Conflict', `a concurrent transaction deleted or replaced the same rows of table "${name}" first; retry`, { table: name });
+    }
+  }
+  const record: DeleteRecord = { part: d.part, version, rows: encodeRows(d.rows), count: d.rows.length };
+  tx.put(deleteKey(tableId, d.part, version), record);
+}
+
+function newerDeletes(tx: MetaTx, tableId: string, part: string, base: number): DeleteRecord[] {
+  return tx.range<DeleteRecord>(deletePrefix(tableId, part)).flatMap(([, r]) => (r.version > base ? [r] : []));
+}
+
+// follows compaction's forward records from a partition that is gone to the one holding its rows now
+function forwarded(tx: MetaTx, name: string, tableId: string, d: PartDeletes): PartDeletes {
+  const gone = () =>
+    new HaloclineError('Conflict', `rows this transaction deletes in table "${name}" were deleted or removed by a concurrent commit; retry`, { table: name });
+  while (!tx.get(partKey(tableId, d.part))) {
+    const f = tx.get<ForwardRecord>(forwardKey(tableId, d.part));
+    if (!f || f.to === null) throw gone();
+    const dropped = decodeRows(f.dropped);
+    const rows = new Uint32Array(d.rows.length);
+    let skipped = 0;
+    for (let k = 0; k < d.rows.length; k++) {
+      const r = d.rows[k]!;
+      while (skipped < dropped.length && dropped[skipped]! < r) skipped++;
+      if (skipped < dropped.length && dropped[skipped] === r) throw gone();
+      rows[k] = f.offset + r - skipped;
+    }
+    d = { part: f.to, rows };
+  }
+  return d;
 }

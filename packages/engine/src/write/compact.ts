@@ -1,11 +1,16 @@
-// Background compaction: merges runs of small contiguous partitions into partitions of the target size.
+// Background compaction: merges runs of small contiguous partitions into partitions of the target size, dropping deleted rows.
 import type { StoreContext } from '../context.js';
 import { isHaloclineError } from '../errors.js';
+import type { RecordBatch } from 'apache-arrow';
+import { scanBatches } from '../read/execute.js';
 import { loadColumn } from '../read/load.js';
-import { type PartRecord, type TableRecord, partPrefix, tableKey } from '../storage/records.js';
+import { plan } from '../read/plan.js';
+import { type Snapshot, liveRows, openSnapshot } from '../read/snapshot.js';
+import { encodeRows, isDeleted } from '../mvcc/deletes.js';
+import type { ForwardRecord, PartRecord } from '../storage/records.js';
 import { concatData } from '../storage/concat.js';
 import { commit } from './commit.js';
-import { writePart } from './partition.js';
+import { type WrittenPart, sliceColumns, writePart } from './partition.js';
 
 const running = new WeakMap<StoreContext, Map<string, { again: boolean }>>();
 
@@ -32,9 +37,12 @@ export function scheduleCompaction(ctx: StoreContext, name: string, tableId: str
   });
 }
 
-/** Picks the run of small partitions to merge next, or an empty list. Rows keep their order. */
-export function pickRun(parts: readonly PartRecord[], partitionRows: number, compactRun: number): PartRecord[] {
-  const small = (p: PartRecord) => p.rows < partitionRows / 4;
+/**
+ * Picks the run of small partitions to merge next (small by live rows), else a partition with more
+ * than a quarter of its rows deleted to rewrite alone, else an empty list. Rows keep their order.
+ */
+export function pickRun(parts: readonly PartRecord[], partitionRows: number, compactRun: number, live: (p: PartRecord) => number = (p) => p.rows): PartRecord[] {
+  const small = (p: PartRecord) => live(p) < partitionRows / 4;
   for (let i = 0; i < parts.length; i++) {
     if (!small(parts[i]!)) continue;
     let j = i;
@@ -42,42 +50,75 @@ export function pickRun(parts: readonly PartRecord[], partitionRows: number, com
     if (j - i >= compactRun) {
       const run: PartRecord[] = [];
       let rows = 0;
-      for (let k = i; k < j && rows + parts[k]!.rows <= partitionRows; k++) {
+      for (let k = i; k < j && rows + live(parts[k]!) <= partitionRows; k++) {
         run.push(parts[k]!);
-        rows += parts[k]!.rows;
+        rows += live(parts[k]!);
       }
       if (run.length >= 2) return run;
     }
     i = j;
   }
-  return [];
+  const sparse = parts.find((p) => p.rows - live(p) > p.rows / 4);
+  return sparse ? [sparse] : [];
 }
 
-/** One merge step; true when something was merged. */
+/** One merge step; true when something was merged. Deleted rows are left out of the merged partition. */
 export async function compactOnce(ctx: StoreContext, name: string, tableId: string): Promise<boolean> {
-  const record = ctx.meta.get<TableRecord>(tableKey(name));
-  if (!record || record.id !== tableId) return false;
-  const parts = ctx.meta.range<PartRecord>(partPrefix(tableId)).map(([, p]) => p).filter((p) => p.added <= record.version);
-  parts.sort((a, b) => a.seq - b.seq);
-  const run = pickRun(parts, ctx.options.partitionRows, ctx.options.compactRun);
-  if (run.length === 0) return false;
-  const schema = ctx.schemaOf(record);
-  const release = ctx.snapshots.pin(tableId, record.version);
-  let written;
+  let snap: Snapshot;
   try {
-    const columns = await Promise.all(
-      schema.fields.map(async (f) => concatData(f.type, await Promise.all(run.map((p) => loadColumn(ctx, p, f.name, false))))),
-    );
-    written = await writePart(ctx, tableId, schema, columns);
+    snap = openSnapshot(ctx, name);
+  } catch (e) {
+    if (isHaloclineError(e, 'NotFound')) return false;
+    throw e;
+  }
+  let run: PartRecord[];
+  let written: WrittenPart[];
+  let forwards: ForwardRecord[];
+  try {
+    if (snap.record.id !== tableId) return false;
+    run = pickRun(snap.parts, ctx.options.partitionRows, ctx.options.compactRun, (p) => liveRows(snap, p));
+    if (run.length === 0) return false;
+    written = await rewrite(ctx, snap, run);
+    forwards = forwardsOf(snap, run, written[0]?.id ?? null);
   } finally {
-    release();
+    snap.release();
   }
   try {
-    await commit(ctx, name, tableId, { add: [{ ...written, seq: run[0]!.seq }], remove: run, schemaVersion: record.schemaVersion ?? 0 });
+    const add = written.map((w) => ({ ...w, seq: run[0]!.seq }));
+    await commit(ctx, name, tableId, { add, remove: run, forwards, baseVersion: snap.record.version, schemaVersion: snap.record.schemaVersion ?? 0 });
   } catch (e) {
-    // commit removed the new file; the table was dropped or changed underneath: nothing to compact
+    // commit removed the new file; the table was dropped or changed underneath (a concurrent delete
+    // in the run wins): nothing lost, the next trigger retries
     if (isHaloclineError(e, 'NotFound') || isHaloclineError(e, 'Conflict')) return false;
     throw e;
   }
   return true;
+}
+
+// where each input's rows land in the merged partition, for transactions still deleting in the inputs
+function forwardsOf(snap: Snapshot, run: readonly PartRecord[], to: string | null): ForwardRecord[] {
+  let offset = 0;
+  return run.map((p) => {
+    const bits = snap.deleted.get(p.id)?.bits;
+    const dropped: number[] = [];
+    if (bits) for (let r = 0; r < p.rows; r++) if (isDeleted(bits, r)) dropped.push(r);
+    const f: ForwardRecord = { part: p.id, to, offset, asOf: snap.record.version, dropped: encodeRows(Uint32Array.from(dropped)) };
+    offset += p.rows - dropped.length;
+    return f;
+  });
+}
+
+// the live rows of the run as one partition (none when every row is deleted)
+async function rewrite(ctx: StoreContext, snap: Snapshot, run: readonly PartRecord[]): Promise<WrittenPart[]> {
+  const schema = snap.schema;
+  if (run.every((p) => !snap.deleted.has(p.id))) {
+    const columns = await Promise.all(
+      schema.fields.map(async (f) => concatData(f.type, await Promise.all(run.map((p) => loadColumn(ctx, p, f.name, false))))),
+    );
+    return [await writePart(ctx, snap.record.id, schema, columns)];
+  }
+  const batches: RecordBatch[] = [];
+  for await (const b of scanBatches(ctx, { ...snap, parts: run }, plan(schema, snap.record.name, undefined))) batches.push(b);
+  const rows = batches.reduce((n, b) => n + b.numRows, 0);
+  return rows === 0 ? [] : [await writePart(ctx, snap.record.id, schema, sliceColumns(schema, batches, 0, rows))];
 }

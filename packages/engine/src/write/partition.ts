@@ -50,7 +50,7 @@ export async function writeParts(ctx: StoreContext, table: string, schema: Schem
  * before the next column's zone map is computed, so CPU work overlaps the disk.
  */
 export async function writePart(ctx: StoreContext, table: string, schema: Schema, columns: readonly Data[]): Promise<WrittenPart> {
-  const id = `${Date.now().toString(36)}-${randomBytes(6).toString('hex')}`;
+  const id = `${Date.now().toString(36)}-${ctx.token}-${randomBytes(4).toString('hex')}`;
   const rows = columns[0]?.length ?? 0;
   const file = partFile(table, id);
   const writer = await ctx.blobs.create(file);
