@@ -4,11 +4,14 @@ import type { StoreContext } from '../context.js';
 import { conformBatch } from '../data/from-batch.js';
 import { HaloclineError } from '../errors.js';
 import { loadColumn } from '../read/load.js';
-import { openSnapshot } from '../read/snapshot.js';
+import { scanBatches } from '../read/execute.js';
+import { plan } from '../read/plan.js';
+import { type Snapshot, openSnapshot } from '../read/snapshot.js';
+import type { PartRecord } from '../storage/records.js';
 import { encodeSchema } from '../schema/serialize.js';
 import { normalizeSchema } from '../schema/validate.js';
 import { commit } from './commit.js';
-import { type WrittenPart, removeParts, writePart } from './partition.js';
+import { type WrittenPart, removeParts, sliceColumns, writePart } from './partition.js';
 
 /** The schema to store and, per new column, the old column it is read from (null: a new column). */
 export interface AlterPlan {
@@ -30,11 +33,12 @@ export async function alterTable(ctx: StoreContext, name: string, schema: Schema
     let firstRow = 0;
     for (const part of snap.parts) {
       const present = plan.schema.fields.flatMap((f, i) => (plan.sources[i] ? [{ name: f.name, source: plan.sources[i]! }] : []));
-      const data = await Promise.all(present.map((c) => loadColumn(ctx, part, c.source, false)));
-      const source = batchOf(present.map((c, i) => new Field(c.name, data[i]!.type, true)), data, part.rows);
+      const { data, rows } = await liveColumns(ctx, snap, part, present.map((c) => c.source));
+      if (rows === 0) continue;
+      const source = batchOf(present.map((c, i) => new Field(c.name, data[i]!.type, true)), data, rows);
       const converted = conformBatch(plan.schema, source, { table: name }, firstRow);
       written.push({ ...(await writePart(ctx, snap.record.id, plan.schema, converted.data.children)), seq: part.seq });
-      firstRow += part.rows;
+      firstRow += rows;
     }
     const encoded = Buffer.from(encodeSchema(plan.schema)).toString('base64');
     const schemaVersion = snap.record.schemaVersion ?? 0;
@@ -80,6 +84,17 @@ export function planAlter(old: Schema, next: Schema, table: string): AlterPlan {
     return new Field(f.name, f.type, f.nullable, metadata);
   });
   return { schema: new Schema(fields, next.metadata), sources };
+}
+
+// the named columns of a partition without its deleted rows
+async function liveColumns(ctx: StoreContext, snap: Snapshot, part: PartRecord, names: readonly string[]): Promise<{ data: Data[]; rows: number }> {
+  if (!snap.deleted.has(part.id)) return { data: await Promise.all(names.map((n) => loadColumn(ctx, part, n, false))), rows: part.rows };
+  const batches: RecordBatch[] = [];
+  const cols = [...new Set(names)];
+  for await (const b of scanBatches(ctx, { ...snap, parts: [part] }, plan(snap.schema, snap.record.name, undefined, { cols }))) batches.push(b);
+  const rows = batches.reduce((n, b) => n + b.numRows, 0);
+  const sliced = sliceColumns(new Schema(cols.map((c) => snap.schema.fields.find((f) => f.name === c)!)), batches, 0, rows);
+  return { data: names.map((n) => sliced[cols.indexOf(n)]!), rows };
 }
 
 function batchOf(fields: Field[], children: Data[], length: number): RecordBatch {

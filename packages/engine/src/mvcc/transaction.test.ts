@@ -1,0 +1,166 @@
+// Transactions through the public API: isolation, own writes, delete/replace, conflicts, rollback.
+import { Field, Float64, Int32, Schema, Utf8 } from 'apache-arrow';
+import { describe, expect, it } from 'vitest';
+import type { Row, Store, Table } from '../index.js';
+import { rejected } from '../test-util/errors.js';
+import { freshStore } from '../test-util/store.js';
+
+const schema = new Schema([new Field('id', new Int32(), false), new Field('temp', new Float64(), true), new Field('tag', new Utf8(), true)]);
+const rows = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => ({ id: from + i, temp: (from + i) / 2, tag: `r${from + i}` }));
+const ids = (rs: Row[]) => rs.map((r) => r.id as number).sort((a, b) => a - b);
+
+async function table(options = {}): Promise<{ store: Store; t: Table }> {
+  const store = await freshStore(options);
+  const t = store.table('obs');
+  await t.create(schema);
+  await t.insert(rows(0, 10));
+  return { store, t };
+}
+
+describe('transactions', () => {
+  it('see their own writes, stay invisible to others until commit, and apply at once', async () => {
+    const { t } = await table();
+    const tx = await t.begin();
+    await tx.insert(rows(10, 12));
+    expect(await tx.delete('id < $n', { vars: { n: 3 } })).toBe(3);
+    expect(await tx.delete('id < 3')).toBe(0); // already gone in its view
+    expect(ids(await tx.select().all())).toEqual([3, 4, 5, 6, 7, 8, 9, 10, 11]);
+    expect(await tx.select('id >= 10').count()).toBe(2);
+    // others still see the table as committed
+    expect(await t.select().count()).toBe(10);
+    const reader = t.select('id < 3').rows()[Symbol.asyncIterator]();
+    expect((await reader.next()).value).toMatchObject({ id: 0 }); // pinned before the commit
+    await tx.commit();
+    expect(ids(await t.select().all())).toEqual([3, 4, 5, 6, 7, 8, 9, 10, 11]);
+    expect(await t.select().count()).toBe(9);
+    expect((await t.stats()).num_rows).toBe(9);
+    // the old reader's snapshot is unchanged
+    expect((await reader.next()).value).toMatchObject({ id: 1 });
+    await reader.return?.(undefined);
+    expect(tx.state).toBe('committed');
+    await rejected('Closed', tx.insert(rows(20, 21)));
+  });
+
+  it('rolls back on rollback() or a throwing callback, and commits the callback result', async () => {
+    const { t } = await table();
+    const tx = await t.begin();
+    await tx.delete('id > 0');
+    await tx.insert(rows(50, 60));
+    await tx.rollback();
+    await tx.rollback(); // harmless
+    await rejected('Closed', tx.delete('id > 0'));
+    await rejected('Closed', tx.commit());
+    expect(await t.select().count()).toBe(10);
+    await expect(
+      t.transaction(async (x) => {
+        await x.delete('id == 1');
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    expect(await t.select().count()).toBe(10);
+    const n = await t.transaction(async (x) => x.delete('id == 1'));
+    expect(n).toBe(1);
+    expect(await t.select('id == 1').count()).toBe(0);
+  });
+
+  it('replace yields each match once, computed first, including rows inserted earlier in the transaction', async () => {
+    const { t } = await table();
+    await t.transaction(async (tx) => {
+      await tx.insert({ id: 100, temp: 1, tag: 'new' });
+      const seen: number[] = [];
+      for await (const old of tx.replace('temp >= 1 and temp < 3')) {
+        seen.push(old.id as number);
+        await tx.insert({ ...old, temp: (old.temp as number) + 0.5 }); // still matches: must not feed back
+      }
+      expect(seen.sort((a, b) => a - b)).toEqual([2, 3, 4, 5, 100]);
+    });
+    const after = await t.select('id == 2 or id == 5 or id == 100').all();
+    expect(after.map((r) => [r.id, r.temp]).sort((a, b) => (a[0] as number) - (b[0] as number))).toEqual([
+      [2, 1.5],
+      [5, 3],
+      [100, 1.5],
+    ]);
+    expect(await t.select().count()).toBe(11);
+  });
+
+  it('first committer wins on overlapping deletes; disjoint deletes and appends never conflict', async () => {
+    const { t } = await table();
+    const a = await t.begin();
+    const b = await t.begin();
+    const c = await t.begin();
+    await a.delete('id <= 3');
+    await b.delete('id == 3'); // overlaps a
+    await b.insert(rows(30, 31));
+    await c.delete('id == 9'); // disjoint
+    await c.insert(rows(40, 41));
+    await t.insert(rows(20, 21)); // a plain append in between
+    await a.commit();
+    const e = await rejected('Conflict', b.commit());
+    expect(e.table).toBe('obs');
+    expect(b.state).toBe('rolled back');
+    await c.commit();
+    expect(ids(await t.select().all())).toEqual([4, 5, 6, 7, 8, 20, 40]);
+  });
+
+  it('an explicit transaction works from independent async calls and can be rolled back from outside', async () => {
+    const { t } = await table();
+    const tx = await t.begin();
+    await Promise.all([tx.insert(rows(10, 11)), tx.delete('id == 0'), tx.insert(rows(11, 12)), tx.delete('id == 1')]);
+    expect(await tx.select().count()).toBe(10);
+    const iter = tx.replace('id >= 5')[Symbol.asyncIterator]();
+    await iter.next();
+    await tx.rollback(); // e.g. an idle timeout
+    await rejected('Closed', iter.next());
+    expect(await t.select().count()).toBe(10);
+  });
+
+  it('reports bad filters with their position and changes nothing', async () => {
+    const { t } = await table();
+    const tx = await t.begin();
+    const e = await rejected('QueryType', tx.delete('nope > 1'));
+    expect(e.position).toBe(0);
+    await rejected('InvalidData', tx.insert({ id: 'x' }));
+    await tx.commit();
+    expect(await t.select().count()).toBe(10);
+  });
+
+  it('keeps deletes across compaction: a transaction deleting in a partition merged meanwhile still commits', async () => {
+    const { t } = await table({ partitionRows: 64, compactRun: 2 });
+    const tx = await t.begin();
+    expect(await tx.delete('id == 3 or id == 7')).toBe(2);
+    await t.transaction(async (x) => void (await x.delete('id == 5')));
+    for (let i = 0; i < 4; i++) await t.insert(rows(100 + i * 5, 105 + i * 5)); // small deltas → merged
+    await waitFor(async () => (await partsOf(t)) <= 2);
+    await tx.commit();
+    expect(ids(await t.select('id < 10').all())).toEqual([0, 1, 2, 4, 6, 8, 9]);
+    expect(await t.select().count()).toBe(27);
+    // overlapping with a delete that compaction already folded in: a conflict, not a silent double delete
+    await waitFor(async () => (await partsOf(t)) <= 2);
+    await t.insert(rows(300, 303));
+    const late = await t.begin();
+    await late.delete('id == 300');
+    await t.transaction(async (x) => void (await x.delete('id == 300')));
+    const before = await partsOf(t);
+    await t.insert(rows(400, 405));
+    await waitFor(async () => (await partsOf(t)) <= before);
+    await rejected('Conflict', late.commit());
+    expect(await t.select('id >= 300').count()).toBe(7);
+  });
+});
+
+// the number of partitions a fresh snapshot sees (through the store's internals: no public API for it)
+async function partsOf(t: Table): Promise<number> {
+  const ctx = (t as unknown as { ctx: Parameters<typeof import('../read/snapshot.js').openSnapshot>[0] }).ctx;
+  const { openSnapshot } = await import('../read/snapshot.js');
+  const snap = openSnapshot(ctx, t.name);
+  snap.release();
+  return snap.parts.length;
+}
+
+async function waitFor(cond: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (await cond()) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error('condition not reached');
+}
