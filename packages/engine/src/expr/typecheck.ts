@@ -27,6 +27,7 @@ import * as fold from './fold.js';
 import type { TypedExpr } from './typed.js';
 import { columnOf, isNumeric, type NumericType } from './types.js';
 import { describeOperand, unify } from './unify.js';
+import { lowerSpatial } from '../geo/lower.js';
 
 /**
  * Type checks `expr` (after `bind`) against `schema`. Throws QueryType with the position and token of
@@ -89,9 +90,7 @@ function checker(schema: Schema, query: string): Handlers<Expr, TypedExpr> {
       const any = pairs.map(([a, b]) => fold.compare('==', a, b)).reduce((acc, eq) => fold.logical('or', acc, eq));
       return e.negated ? fold.not(any) : any;
     },
-    spatial: (e) => {
-      throw typeError(query, e, `geospatial operator '${e.op}' needs a geometry column; geometry support is not available yet`, columnName(check(e.arg)));
-    },
+    spatial: (e) => lowerSpatial(e, schema, check(e.operand), query),
     call: (e) => {
       throw typeError(query, e, `unknown function '${e.name}' at ${e.pos}`);
     },

@@ -2,6 +2,7 @@
 import { type Data, Field, RecordBatch, Schema, Struct, makeData } from 'apache-arrow';
 import type { StoreContext } from '../context.js';
 import { conformBatch } from '../data/from-batch.js';
+import { checkSpatial } from '../geo/validate.js';
 import { HaloclineError } from '../errors.js';
 import { loadColumn } from '../read/load.js';
 import { openSnapshot } from '../read/snapshot.js';
@@ -33,6 +34,7 @@ export async function alterTable(ctx: StoreContext, name: string, schema: Schema
       const data = await Promise.all(present.map((c) => loadColumn(ctx, part, c.source, false)));
       const source = batchOf(present.map((c, i) => new Field(c.name, data[i]!.type, true)), data, part.rows);
       const converted = conformBatch(plan.schema, source, { table: name }, firstRow);
+      checkSpatial(plan.schema, [converted], { table: name }, firstRow);
       written.push({ ...(await writePart(ctx, snap.record.id, plan.schema, converted.data.children)), seq: part.seq });
       firstRow += part.rows;
     }
