@@ -43,7 +43,8 @@ export async function scanCount(ctx: StoreContext, snap: Snapshot, plan: Plan): 
 
 function candidates(snap: Snapshot, plan: Plan): PartRecord[] {
   if (plan.empty) return [];
-  return snap.parts.filter((p) => p.rows > 0 && plan.mayMatch(p.zones));
+  const parts = plan.spatial ? plan.spatial(snap.parts) : snap.parts;
+  return parts.filter((p) => p.rows > 0 && plan.mayMatch(p.zones));
 }
 
 // a scan that needs more than the whole cache reads through it instead of flushing it
