@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { freshStore } from '../test-util/store.js';
 import { rejected } from '../test-util/errors.js';
 import { parseGeometry } from './parse.js';
+import { deserialize } from 'flatgeobuf/lib/mjs/geojson.js';
 
 const meta = (klass: string) => new Map([['class', klass]]);
 const schema = new Schema([
@@ -74,5 +75,32 @@ describe('spatial filters', () => {
     const e3 = await rejected('InvalidData', () => t.insert([rows[0]!, { ...rows[0], lat: 91 }]));
     expect(e3).toMatchObject({ row: 1, column: 'lat' });
     expect(await t.select().count()).toBe(rows.length);
+  });
+});
+
+describe('export', () => {
+  it('streams GeoJSON features and a FlatGeobuf file that the flatgeobuf reader reads back', async () => {
+    const t = await table();
+    const features = [];
+    for await (const f of t.select('id != 3', { cols: ['id', 'geom'] }).geojson()) features.push(f);
+    expect(features.map((f) => f.properties.id)).toEqual([1, 2, 4, 5, 6]);
+    expect(features[0]!.geometry).toEqual({ type: 'Point', coordinates: [5, 5] });
+    expect(features[3]!.geometry).toBeNull();
+    const chunks: Uint8Array[] = [];
+    for await (const c of t.select(`geom intersect "${square}"`).flatgeobuf()) chunks.push(c);
+    const bytes = Buffer.concat(chunks);
+    const back = [];
+    for await (const f of deserialize(new Uint8Array(bytes))) back.push(f);
+    expect(back.map((f) => f.properties?.id)).toEqual([1, 3, 4, 6]);
+    expect(back.map((f) => f.geometry.type)).toEqual(['Point', 'LineString', 'Polygon', 'Point']);
+    expect(back[2]!.geometry).toMatchObject({ coordinates: [[[8, 8], [12, 8], [12, 12], [8, 12], [8, 8]]] });
+    const points = [];
+    for await (const c of t.select('id < 3', { cols: ['id', 'lat', 'lon'] }).flatgeobuf()) points.push(c);
+    const read = [];
+    for await (const f of deserialize(new Uint8Array(Buffer.concat(points)))) read.push(f);
+    expect(read.map((f) => (f.geometry as { coordinates: unknown }).coordinates)).toEqual([[5, 5], [20, 20]]);
+    await rejected('InvalidArgument', async () => {
+      for await (const _ of t.select(undefined, { cols: ['id'] }).geojson());
+    });
   });
 });
