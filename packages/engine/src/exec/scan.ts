@@ -2,6 +2,7 @@
 import { compileFilter, type CompiledFilter } from '../expr/index.js';
 import type { ColumnArrays } from '../expr/kernel.js';
 import { gather } from './gather.js';
+import { partialAggregate } from '../aggregate/partial.js';
 import type { ResultColumn, ScanResult, ScanTask } from './task.js';
 
 const kernels = new Map<string, CompiledFilter>();
@@ -10,6 +11,7 @@ const MAX_KERNELS = 256;
 /** Runs one scan task to completion on the calling thread. */
 export function runScan(task: ScanTask): ScanResult {
   const { length } = task;
+  if (task.mode === 'aggregate') return aggregateScan(task);
   if (task.filter === null) return task.mode === 'count' ? { count: length } : { count: length, columns: passThrough(task) };
   const compiled = kernelFor(task.filter.key, task);
   const inputs: ColumnArrays[] = compiled.columns.map((name) => task.columns[name]!);
@@ -18,6 +20,20 @@ export function runScan(task: ScanTask): ScanResult {
   const count = compiled.kernel(inputs, length, sel);
   if (count === length) return { count, columns: passThrough(task) };
   return { count, columns: task.project.map((name) => gather(task.columns[name]!, sel, count)) };
+}
+
+// partial aggregates of the rows the filter selects
+function aggregateScan(task: ScanTask): ScanResult {
+  let sel: Int32Array | null = null;
+  let count = task.length;
+  if (task.filter !== null) {
+    const compiled = kernelFor(task.filter.key, task);
+    sel = new Int32Array(task.length);
+    count = compiled.kernel(compiled.columns.map((name) => task.columns[name]!), task.length, sel);
+  }
+  const cached = task.h3Keys === undefined ? undefined : (task.columns[task.h3Keys]!.values as Float64Array);
+  const { partial, h3Keys } = partialAggregate(task.aggregate!, task.columns, sel, count, cached);
+  return h3Keys ? { count, partial, h3Keys } : { count, partial };
 }
 
 // every row selected: hand back the input buffers themselves, no copy

@@ -43,6 +43,15 @@ export function typecheck(expr: Expr, schema: Schema, query: string): TypedExpr 
   return typed;
 }
 
+/**
+ * Type checks `expr` (after `bind`) as a value of any type (a group key), not only a filter.
+ * @example
+ * typecheckValue(parse('depth > 100'), schema, 'depth > 100').type // 'bool'
+ */
+export function typecheckValue(expr: Expr, schema: Schema, query: string): TypedExpr {
+  return visit(checker(schema, query), expr);
+}
+
 function checker(schema: Schema, query: string): Handlers<Expr, TypedExpr> {
   const check = (e: Expr): TypedExpr => visit(handlers, e);
   const boolean = (e: Expr, what: string): TypedExpr => {

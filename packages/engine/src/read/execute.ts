@@ -41,14 +41,15 @@ export async function scanCount(ctx: StoreContext, snap: Snapshot, plan: Plan): 
   return counts.reduce((a, b) => a + b, 0);
 }
 
-function candidates(snap: Snapshot, plan: Plan): PartRecord[] {
+/** The partitions of a snapshot that may hold matching rows (R-tree, then zone maps). */
+export function candidates(snap: Snapshot, plan: Plan): PartRecord[] {
   if (plan.empty) return [];
   const parts = plan.spatial ? plan.spatial(snap.parts) : snap.parts;
   return parts.filter((p) => p.rows > 0 && plan.mayMatch(p.zones));
 }
 
 // a scan that needs more than the whole cache reads through it instead of flushing it
-function oversized(ctx: StoreContext, parts: readonly PartRecord[], plan: Plan, columns: readonly string[]): boolean {
+export function oversized(ctx: StoreContext, parts: readonly PartRecord[], plan: Plan, columns: readonly string[]): boolean {
   const share = columns.length / Math.max(1, plan.schema.fields.length);
   const bytes = parts.reduce((n, p) => n + p.bytes, 0) * share;
   return bytes > ctx.options.cacheBytes;
@@ -81,7 +82,7 @@ async function task(ctx: StoreContext, part: PartRecord, plan: Plan, mode: ScanT
 }
 
 // the pool pays only when partitions run side by side and each is big enough to hide the round trip
-function run(ctx: StoreContext, part: PartRecord, t: ScanTask, parallel: boolean) {
+export function run(ctx: StoreContext, part: PartRecord, t: ScanTask, parallel: boolean) {
   const executor = ctx.pool !== null && parallel && part.rows >= ctx.options.inlineRows ? ctx.pool : ctx.inline;
   return executor.run(t);
 }
