@@ -1,8 +1,9 @@
 // A lazy select: nothing runs until one of its iterators is iterated; each iteration is a fresh snapshot.
-import { type RecordBatch, Table as ArrowTable } from 'apache-arrow';
+import { type RecordBatch, type Schema, Table as ArrowTable } from 'apache-arrow';
 import type { StoreContext } from './context.js';
 import { batchToRows } from './data/rows.js';
 import { HaloclineError } from './errors.js';
+import { flatgeobufChunks, type GeoJsonFeature, geojsonFeatures } from './geo/export.js';
 import { scanBatches, scanCount } from './read/execute.js';
 import { plan, type SelectOptions } from './read/plan.js';
 import { type Snapshot, openSnapshot } from './read/snapshot.js';
@@ -27,9 +28,27 @@ export class Cursor {
 
   /** Arrow record batches as they are produced, in row order. */
   async *batches(): AsyncGenerator<RecordBatch> {
+    yield* this.scan((_schema, batches) => batches);
+  }
+
+  /**
+   * GeoJSON Feature objects: the geometry of the first geometry column (or lat/lon pair) of the
+   * result, the other columns as properties. InvalidArgument when the result has no such column.
+   */
+  async *geojson(): AsyncGenerator<GeoJsonFeature> {
+    yield* this.scan((schema, batches) => geojsonFeatures(schema, batches, this.table));
+  }
+
+  /** The result as a FlatGeobuf file, streamed in chunks (header first, no spatial index). */
+  async *flatgeobuf(): AsyncGenerator<Uint8Array> {
+    yield* this.scan((schema, batches) => flatgeobufChunks(schema, batches, this.table));
+  }
+
+  private async *scan<T>(use: (schema: Schema, batches: AsyncGenerator<RecordBatch>) => AsyncGenerator<T>): AsyncGenerator<T> {
     const snap = this.open();
     try {
-      yield* scanBatches(this.ctx, snap, plan(snap.schema, this.table, this.filter, this.options));
+      const p = plan(snap.schema, this.table, this.filter, this.options);
+      yield* use(p.output, scanBatches(this.ctx, snap, p));
     } finally {
       snap.release();
     }

@@ -4,6 +4,8 @@ export { Table, type InsertData } from './table.js';
 export { Cursor, type Row } from './cursor.js';
 export { Transaction, type TransactionState, type MatchOptions } from './mvcc/transaction.js';
 export type { SelectOptions } from './read/plan.js';
+export type { AggregateOptions } from './aggregate/spec.js';
+export type { GeoJsonFeature } from './geo/export.js';
 export type { ColumnStats, TableStats } from './read/stats.js';
 export type { EngineOptions } from './context.js';
 export { HaloclineError, isHaloclineError, type ErrorCode, type ErrorContext } from './errors.js';

@@ -1,6 +1,9 @@
 // A table handle: schema, inserts and selects over one named table of a store.
 import { randomBytes } from 'node:crypto';
-import type { Schema } from 'apache-arrow';
+import type { Schema, Table as ArrowTable } from 'apache-arrow';
+import { aggregateSnapshot } from './aggregate/execute.js';
+import { finalTable, partialTable } from './aggregate/merge.js';
+import type { AggregateOptions } from './aggregate/spec.js';
 import type { StoreContext } from './context.js';
 import { Cursor } from './cursor.js';
 import { type InsertInput, toRecordBatches } from './data/convert.js';
@@ -104,6 +107,41 @@ export class Table {
   /** A lazy cursor over the rows matching `filter` (all rows without one). */
   select(filter?: string, options: SelectOptions = {}): Cursor {
     return new Cursor(this.ctx, this.name, filter, options);
+  }
+
+  /**
+   * Groups the rows (those matching `query` when given) by `groupBy` and aggregates them: an Arrow
+   * Table with one row per group, the key first (named as written), one column per aggregated field
+   * (`aggr`, else the columns' `aggr` metadata), and `*`, the row count. Keys: any expression (a
+   * column, a comparison, ...), `bucket(field, b1, ..., bn)` / `buckets(...)` (a row joins every
+   * bucket whose bound is >= its value), `h3(lat, lon, res)`, `h3(geometry, res)`, `h3(res)` (cell id
+   * strings). Groups are sorted by key, null last. See docs/architecture.md, "Aggregation".
+   * @example
+   * await t.aggregate('platform', { aggr: { temp: 'avg' }, query: 'depth < 100' })
+   */
+  async aggregate(groupBy: string, options: AggregateOptions = {}): Promise<ArrowTable> {
+    const snap = openSnapshot(this.ctx, this.name);
+    try {
+      const { merged, task, keyType } = await aggregateSnapshot(this.ctx, snap, groupBy, options, this.name);
+      return finalTable(merged, task.fields, groupBy.trim(), keyType);
+    } finally {
+      snap.release();
+    }
+  }
+
+  /**
+   * The same groups as partial aggregates, in the wire protocol's shape: the key in a column named
+   * "", then `<f>_sum`, `<f>_count`, `<f>_min`, `<f>_max` per field, and `*` (clients merge by key,
+   * mean = sum / count). The server answers `/sdk/aggregate` with it.
+   */
+  async aggregatePartials(groupBy: string, options: AggregateOptions = {}): Promise<ArrowTable> {
+    const snap = openSnapshot(this.ctx, this.name);
+    try {
+      const { merged, task, keyType } = await aggregateSnapshot(this.ctx, snap, groupBy, options, this.name);
+      return partialTable(merged, task.fields, keyType);
+    } finally {
+      snap.release();
+    }
   }
 
   /**

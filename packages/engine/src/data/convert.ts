@@ -3,6 +3,7 @@ import { RecordBatch, type Schema, Table } from 'apache-arrow';
 import { type DataContext, describeValue, invalidData } from './fail.js';
 import { conformBatch } from './from-batch.js';
 import { rowsToBatch } from './from-rows.js';
+import { checkSpatial } from '../geo/validate.js';
 
 /** What an insert accepts: one row object, an array of them, an Arrow RecordBatch or Table. */
 export type InsertInput = Readonly<Record<string, unknown>> | readonly Readonly<Record<string, unknown>>[] | RecordBatch | Table;
@@ -18,6 +19,12 @@ export type InsertInput = Readonly<Record<string, unknown>> | readonly Readonly<
  * toRecordBatches(schema, [{ id: 1n, time: new Date(), depth: 12.5 }], { table: 'ctd' })
  */
 export function toRecordBatches(schema: Schema, input: InsertInput, ctx: DataContext = {}): RecordBatch[] {
+  const batches = convert(schema, input, ctx);
+  checkSpatial(schema, batches, ctx);
+  return batches;
+}
+
+function convert(schema: Schema, input: InsertInput, ctx: DataContext): RecordBatch[] {
   if (RecordBatch.isRecordBatch(input)) return nonEmpty([conformBatch(schema, input, ctx, 0)]);
   if (Table.isTable(input)) {
     let first = 0;

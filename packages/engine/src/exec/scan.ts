@@ -2,6 +2,7 @@
 import { compileFilter, type CompiledFilter } from '../expr/index.js';
 import type { ColumnArrays } from '../expr/kernel.js';
 import { gather } from './gather.js';
+import { partialAggregate } from '../aggregate/partial.js';
 import type { ResultColumn, ScanResult, ScanTask } from './task.js';
 
 const kernels = new Map<string, CompiledFilter>();
@@ -9,6 +10,7 @@ const MAX_KERNELS = 256;
 
 /** Runs one scan task to completion on the calling thread. */
 export function runScan(task: ScanTask): ScanResult {
+  if (task.mode === 'aggregate') return aggregateScan(task);
   if (task.deleted || task.withRows) return scanSelected(task);
   const { length } = task;
   if (task.filter === null) return task.mode === 'count' ? { count: length } : { count: length, columns: passThrough(task) };
@@ -48,6 +50,27 @@ function dropDeleted(sel: Int32Array, count: number, deleted: Uint8Array): numbe
     if (((deleted[i >> 3]! >> (i & 7)) & 1) === 0) sel[out++] = i;
   }
   return out;
+}
+
+// partial aggregates of the rows the filter selects
+function aggregateScan(task: ScanTask): ScanResult {
+  let sel: Int32Array | null = null;
+  let count = task.length;
+  if (task.filter !== null) {
+    const compiled = kernelFor(task.filter.key, task);
+    sel = new Int32Array(task.length);
+    count = compiled.kernel(compiled.columns.map((name) => task.columns[name]!), task.length, sel);
+  }
+  if (task.deleted) {
+    if (sel === null) {
+      sel = new Int32Array(task.length);
+      for (let i = 0; i < count; i++) sel[i] = i;
+    }
+    count = dropDeleted(sel, count, task.deleted);
+  }
+  const cached = task.h3Keys === undefined ? undefined : (task.columns[task.h3Keys]!.values as Float64Array);
+  const { partial, h3Keys } = partialAggregate(task.aggregate!, task.columns, sel, count, cached);
+  return h3Keys ? { count, partial, h3Keys } : { count, partial };
 }
 
 // every row selected: hand back the input buffers themselves, no copy

@@ -1,6 +1,8 @@
 // The unit of work sent to an executor: one partition's columns, a filter, what to return.
 import type { ColumnArrays } from '../expr/kernel.js';
 import type { TypedExpr } from '../expr/index.js';
+import type { AggregateTask } from '../aggregate/spec.js';
+import type { PartialAggregate } from '../aggregate/partial.js';
 
 /** A filter as sent to workers: plain data; `key` caches the compiled kernel per worker. */
 export interface TaskFilter {
@@ -16,9 +18,12 @@ export interface TaskColumn extends ColumnArrays {
   readonly width: number;
 }
 
-/** Scan one partition: count matching rows, or return the projected columns of matching rows. */
+/**
+ * Scan one partition: count matching rows, return the projected columns of matching rows, or
+ * aggregate them (`aggregate`: partial aggregates per group, see aggregate/partial.ts).
+ */
 export interface ScanTask {
-  readonly mode: 'count' | 'select';
+  readonly mode: 'count' | 'select' | 'aggregate';
   readonly length: number;
   readonly filter: TaskFilter | null;
   readonly columns: Readonly<Record<string, TaskColumn>>;
@@ -28,6 +33,10 @@ export interface ScanTask {
   readonly deleted?: Uint8Array | null;
   /** Also return the positions of the matching rows (select mode; deletes and replaces need them). */
   readonly withRows?: boolean;
+  /** Aggregate mode: the group key and fields. */
+  readonly aggregate?: AggregateTask;
+  /** Aggregate mode, h3(lat, lon, res) key: the column of `columns` holding cached cell keys, if any. */
+  readonly h3Keys?: string;
 }
 
 /** One output column of a select; buffers are SharedArrayBuffer-backed (or the input's own). */
@@ -44,4 +53,8 @@ export interface ScanResult {
   readonly columns?: readonly ResultColumn[];
   /** Positions of the matching rows, ascending, when the task asked `withRows`. */
   readonly rows?: Int32Array;
+  /** Aggregate mode: the partition's partial aggregates. */
+  readonly partial?: PartialAggregate;
+  /** Aggregate mode: cell keys computed for an h3 point key (SharedArrayBuffer), for the column cache. */
+  readonly h3Keys?: Float64Array;
 }

@@ -2,6 +2,7 @@
 import { type Handlers, visit } from './ast.js';
 import { band, bor, type CodeVal, comparison, constant, convert, costly, memberSet, type Val } from './codegen.js';
 import { bytesOf } from './scalar.js';
+import { geoTest } from '../geo/predicate.js';
 import type { LiteralValue, TypedExpr } from './typed.js';
 
 /** Closure constants of a kernel (pre-encoded string literals, in-list sets), named K0, K1, ... */
@@ -86,6 +87,13 @@ class Emitter {
     arith: notBoolean,
     neg: notBoolean,
     rescale: notBoolean,
+    geo: (e) => (want) => {
+      const args = e.args.map((a) => this.value(a));
+      const test = this.ctx.constants.name(`geo:${e.op}:${e.wkt}`, () => geoTest(e.op, e.wkt));
+      const [a, b] = args as [Val, CodeVal | undefined];
+      const call = a.rep === 'bytes' ? `${test}.bytes(${a.data}, ${a.start}, ${a.end}, ${/binary/.test(e.args[0]!.physical)})` : `${test}.point(${(a as CodeVal).code}, ${b!.code})`;
+      return band([...args.map((v) => v.valid), want ? call : `!${call}`], true);
+    },
   };
 
   private readonly values: Handlers<TypedExpr, Val> = {
@@ -124,6 +132,7 @@ class Emitter {
     not: (e) => this.booleanValue(e),
     isnull: (e) => this.booleanValue(e),
     in: (e) => this.booleanValue(e),
+    geo: (e) => this.booleanValue(e),
   };
 
   // a boolean subexpression used as a value: TRUE as the bit, valid where TRUE or FALSE
@@ -184,6 +193,7 @@ function mayBeNull(e: TypedExpr, nullable: boolean): boolean {
     not: (x) => any(x.arg),
     neg: (x) => any(x.arg),
     rescale: (x) => any(x.arg),
+    geo: (x) => any(...x.args),
   };
   return visit(rules, e);
 }

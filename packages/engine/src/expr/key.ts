@@ -25,6 +25,7 @@ const keys: Handlers<TypedExpr, string> = {
   arith: (e) => `(${e.op}:${e.type} ${key(e.left)} ${key(e.right)})`,
   neg: (e) => `(neg:${e.type} ${key(e.arg)})`,
   rescale: (e) => `(rescale ${e.factor}n ${key(e.arg)})`,
+  geo: (e) => `(geo:${e.op} ${e.args.map(key).join(' ')} ${JSON.stringify(e.wkt)})`,
 };
 
 /** Exact source text of a literal value: `-0`, `12n`, JSON-quoted strings. */

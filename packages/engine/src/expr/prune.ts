@@ -67,6 +67,8 @@ function outcomes(zones: ZoneMaps): Handlers<TypedExpr, Outcome> {
     arith: maybe,
     neg: maybe,
     rescale: maybe,
+    // the box comparisons beside it prune; the exact predicate itself is unbounded
+    geo: maybe,
   };
 }
 

@@ -3,6 +3,8 @@ import { type Handlers, visit } from './ast.js';
 import { and3, arithmetic, compareScalars, negate, not3, or3, type Scalar } from './scalar.js';
 import type { TypedColumn, TypedExpr } from './typed.js';
 import { representation } from './types.js';
+import { geoTest } from '../geo/predicate.js';
+import { readGeometry } from '../geo/parse.js';
 
 type Value = Scalar | null;
 
@@ -51,6 +53,13 @@ function evaluator(row: (column: string) => unknown): Handlers<TypedExpr, Value>
     rescale: (e) => {
       const a = num(e.arg);
       return a === null ? null : BigInt(a) * e.factor;
+    },
+    geo: (e) => {
+      const values = e.args.map((a) => row(a.name));
+      if (values.some((v) => v === null || v === undefined)) return null;
+      const test = geoTest(e.op, e.wkt);
+      if (values.length === 2) return test.point(Number(values[0]), Number(values[1]));
+      return test.geometry(readGeometry(values[0] as string | Uint8Array));
     },
   };
   return handlers;

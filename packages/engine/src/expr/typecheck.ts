@@ -27,6 +27,7 @@ import * as fold from './fold.js';
 import type { TypedExpr } from './typed.js';
 import { columnOf, isNumeric, type NumericType } from './types.js';
 import { describeOperand, unify } from './unify.js';
+import { lowerSpatial } from '../geo/lower.js';
 
 /**
  * Type checks `expr` (after `bind`) against `schema`. Throws QueryType with the position and token of
@@ -40,6 +41,15 @@ export function typecheck(expr: Expr, schema: Schema, query: string): TypedExpr 
     throw typeError(query, expr, `the filter must be a boolean expression, got ${describeOperand(typed)} at ${expr.pos}`);
   }
   return typed;
+}
+
+/**
+ * Type checks `expr` (after `bind`) as a value of any type (a group key), not only a filter.
+ * @example
+ * typecheckValue(parse('depth > 100'), schema, 'depth > 100').type // 'bool'
+ */
+export function typecheckValue(expr: Expr, schema: Schema, query: string): TypedExpr {
+  return visit(checker(schema, query), expr);
 }
 
 function checker(schema: Schema, query: string): Handlers<Expr, TypedExpr> {
@@ -89,9 +99,7 @@ function checker(schema: Schema, query: string): Handlers<Expr, TypedExpr> {
       const any = pairs.map(([a, b]) => fold.compare('==', a, b)).reduce((acc, eq) => fold.logical('or', acc, eq));
       return e.negated ? fold.not(any) : any;
     },
-    spatial: (e) => {
-      throw typeError(query, e, `geospatial operator '${e.op}' needs a geometry column; geometry support is not available yet`, columnName(check(e.arg)));
-    },
+    spatial: (e) => lowerSpatial(e, schema, check(e.operand), query),
     call: (e) => {
       throw typeError(query, e, `unknown function '${e.name}' at ${e.pos}`);
     },

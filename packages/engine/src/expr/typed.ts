@@ -103,8 +103,22 @@ export interface TypedRescale {
   readonly type: TemporalType;
 }
 
+/**
+ * The exact geometry predicate `target <op> wkt` (see `geo/lower.ts`): `args` is one geometry column
+ * (WKT utf8 or WKB binary) or a longitude and a latitude column forming a point. The type checker
+ * always puts it behind the bounding-box comparisons, so kernels run it only on candidate rows.
+ */
+export interface TypedGeo {
+  readonly kind: 'geo';
+  readonly op: 'intersect' | 'contains' | 'within';
+  readonly args: readonly TypedColumn[];
+  /** The operand, as canonical WKT. */
+  readonly wkt: string;
+  readonly type: 'bool';
+}
+
 /** A type-checked expression; contains no functions or class instances (bigint is fine). */
-export type TypedExpr = TypedLiteral | TypedColumn | TypedCompare | TypedLogical | TypedNot | TypedIsNull | TypedIn | TypedArith | TypedNeg | TypedRescale;
+export type TypedExpr = TypedLiteral | TypedColumn | TypedCompare | TypedLogical | TypedNot | TypedIsNull | TypedIn | TypedArith | TypedNeg | TypedRescale | TypedGeo;
 
 export type TypedKind = TypedExpr['kind'];
 
@@ -120,6 +134,7 @@ const childrenOf: Handlers<TypedExpr, readonly TypedExpr[]> = {
   isnull: (e) => [e.arg],
   neg: (e) => [e.arg],
   rescale: (e) => [e.arg],
+  geo: (e) => e.args,
 };
 
 /** The referenced columns, once each, in order of first appearance: the kernel's column order. */

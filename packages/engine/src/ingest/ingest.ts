@@ -3,6 +3,7 @@
 import { type RecordBatch, Schema } from 'apache-arrow';
 import type { StoreContext } from '../context.js';
 import { conformBatch } from '../data/from-batch.js';
+import { checkSpatial } from '../geo/validate.js';
 import { makeBatch } from '../data/layout.js';
 import { HaloclineError, isHaloclineError } from '../errors.js';
 import type { RawRecord } from '../raw/entry.js';
@@ -99,7 +100,9 @@ export async function ingestRaw(ctx: StoreContext, name: string, file: RawRecord
 function conform(schema: Schema, batch: RecordBatch, match: ColumnMatch, firstRow: number, where: { table: string }): RecordBatch {
   const fields = batch.schema.fields.map((f) => f.clone({ name: match.rename.get(f.name) ?? f.name }));
   const renamed = makeBatch(new Schema(fields), batch.data.children.slice(), batch.numRows);
-  return conformBatch(schema, renamed, { table: where.table }, firstRow);
+  const conformed = conformBatch(schema, renamed, { table: where.table }, firstRow);
+  checkSpatial(schema, [conformed], { table: where.table }, firstRow);
+  return conformed;
 }
 
 // Errors say which file they are about (rows are 0-based data rows of the file).

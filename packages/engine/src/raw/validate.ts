@@ -1,6 +1,6 @@
 // Validation of file metadata: names, MIME types, string properties and WKT/WKB geometries (via wkx).
 import { HaloclineError } from '../errors.js';
-import { parseGeometry } from './geometry.js';
+import { parseGeometry } from '../geo/parse.js';
 
 /** What `updateMeta` may set; `null` clears `geometry` and `mimetype`. */
 export interface RawMetaPatch {

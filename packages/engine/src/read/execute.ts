@@ -64,19 +64,21 @@ export async function scanMatches(ctx: StoreContext, snap: Snapshot, plan: Plan,
   return out.filter((m) => m.rows.length > 0);
 }
 
-function candidates(snap: Snapshot, plan: Plan): PartRecord[] {
+/** The partitions of a snapshot that may hold live matching rows (R-tree, then zone maps). */
+export function candidates(snap: Snapshot, plan: Plan): PartRecord[] {
   if (plan.empty) return [];
-  return snap.parts.filter((p) => liveRows(snap, p) > 0 && plan.mayMatch(p.zones));
+  const parts = plan.spatial ? plan.spatial(snap.parts) : snap.parts;
+  return parts.filter((p) => liveRows(snap, p) > 0 && plan.mayMatch(p.zones));
 }
 
-// a column of a partition: a transaction's in-memory part, or the file through the cache
-function columnOf(ctx: StoreContext, snap: Snapshot, part: PartRecord, name: string, cache: boolean): Promise<Data> {
+/** A column of a partition: a transaction's in-memory part, or the file through the cache. */
+export function columnOf(ctx: StoreContext, snap: Snapshot, part: PartRecord, name: string, cache: boolean): Promise<Data> {
   const local = snap.local?.get(part.id)?.get(name);
   return local ? Promise.resolve(local) : loadColumn(ctx, part, name, cache);
 }
 
 // a scan that needs more than the whole cache reads through it instead of flushing it
-function oversized(ctx: StoreContext, parts: readonly PartRecord[], plan: Plan, columns: readonly string[]): boolean {
+export function oversized(ctx: StoreContext, parts: readonly PartRecord[], plan: Plan, columns: readonly string[]): boolean {
   const share = columns.length / Math.max(1, plan.schema.fields.length);
   const bytes = parts.reduce((n, p) => n + p.bytes, 0) * share;
   return bytes > ctx.options.cacheBytes;
@@ -110,7 +112,7 @@ async function task(ctx: StoreContext, snap: Snapshot, part: PartRecord, plan: P
 }
 
 // the pool pays only when partitions run side by side and each is big enough to hide the round trip
-function run(ctx: StoreContext, part: PartRecord, t: ScanTask, parallel: boolean) {
+export function run(ctx: StoreContext, part: PartRecord, t: ScanTask, parallel: boolean) {
   const executor = ctx.pool !== null && parallel && part.rows >= ctx.options.inlineRows ? ctx.pool : ctx.inline;
   return executor.run(t);
 }

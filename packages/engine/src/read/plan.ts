@@ -4,6 +4,8 @@ import { HaloclineError } from '../errors.js';
 import { prepareFilter, zonePredicate, type Vars } from '../expr/index.js';
 import type { ZoneMaps } from '../expr/kernel.js';
 import type { TaskFilter } from '../exec/task.js';
+import { spatialPruner } from '../geo/rtree.js';
+import type { PartRecord } from '../storage/records.js';
 
 /** A prepared select over one schema. */
 export interface Plan {
@@ -16,6 +18,8 @@ export interface Plan {
   readonly empty: boolean;
   /** False when a partition's zone maps prove no row can match. */
   readonly mayMatch: (zones: ZoneMaps) => boolean;
+  /** For spatial filters: the partitions whose bounds (in an R-tree) meet the query box. */
+  readonly spatial?: ((parts: readonly PartRecord[]) => PartRecord[]) | null;
 }
 
 /** Select options: projected columns and bind variables. */
@@ -40,6 +44,7 @@ export function plan(schema: Schema, table: string, filter: string | undefined, 
     filter: { typed: prepared.typed, key: prepared.key, columns: prepared.columns },
     empty: false,
     mayMatch: zonePredicate(prepared.typed),
+    spatial: spatialPruner(schema, prepared.typed),
   };
 }
 

@@ -2,6 +2,7 @@
 import { type Data, Field, RecordBatch, Schema, Struct, makeData } from 'apache-arrow';
 import type { StoreContext } from '../context.js';
 import { conformBatch } from '../data/from-batch.js';
+import { checkSpatial } from '../geo/validate.js';
 import { HaloclineError } from '../errors.js';
 import { loadColumn } from '../read/load.js';
 import { scanBatches } from '../read/execute.js';
@@ -37,6 +38,7 @@ export async function alterTable(ctx: StoreContext, name: string, schema: Schema
       if (rows === 0) continue;
       const source = batchOf(present.map((c, i) => new Field(c.name, data[i]!.type, true)), data, rows);
       const converted = conformBatch(plan.schema, source, { table: name }, firstRow);
+      checkSpatial(plan.schema, [converted], { table: name }, firstRow);
       written.push({ ...(await writePart(ctx, snap.record.id, plan.schema, converted.data.children)), seq: part.seq });
       firstRow += rows;
     }

@@ -7,6 +7,7 @@ import { concatData } from '../storage/concat.js';
 import { type SegmentRef, encodeFooter, encodePrefix, encodeSegment, padding } from '../storage/format.js';
 import { type PartRecord, partFile } from '../storage/records.js';
 import { zoneStats } from '../storage/zonemap.js';
+import { derivedColumns } from '../geo/bbox.js';
 
 /** A written partition file, not yet committed: its record lacks `seq` and `added`. */
 export type WrittenPart = Omit<PartRecord, 'seq' | 'added'>;
@@ -46,7 +47,9 @@ export async function writeParts(ctx: StoreContext, table: string, schema: Schem
 }
 
 /**
- * Writes one partition file from contiguous columns. Each column is encoded and its write started
+ * Writes one partition file from contiguous columns, plus the hidden columns derived from them
+ * (`geo/bbox.ts`: the bounding boxes of geometry columns), which get zone maps like any column.
+ * Each column is encoded and its write started
  * before the next column's zone map is computed, so CPU work overlaps the disk.
  */
 export async function writePart(ctx: StoreContext, table: string, schema: Schema, columns: readonly Data[]): Promise<WrittenPart> {
@@ -58,14 +61,14 @@ export async function writePart(ctx: StoreContext, table: string, schema: Schema
     const zones: Record<string, ZoneStats> = {};
     const segments: SegmentRef[] = [];
     void writer.append(encodePrefix());
-    schema.fields.forEach((field, i) => {
-      const data = columns[i]!;
-      const bytes = encodeSegment(field.name, data);
-      segments.push({ name: field.name, offset: writer.size, length: bytes.length });
+    const named = schema.fields.map((field, i) => ({ name: field.name, data: columns[i]! }));
+    for (const { name, data } of [...named, ...derivedColumns(schema, columns)]) {
+      const bytes = encodeSegment(name, data);
+      segments.push({ name, offset: writer.size, length: bytes.length });
       void writer.append(bytes);
       void writer.append(padding(writer.size));
-      zones[field.name] = zoneStats(data);
-    });
+      zones[name] = zoneStats(data);
+    }
     void writer.append(encodeFooter(id, rows, segments));
     const bytes = writer.size;
     await writer.commit();

@@ -9,7 +9,7 @@ import type { StoreContext } from '../../context.js';
 import { rowsToBatch } from '../../data/from-rows.js';
 import { HaloclineError } from '../../errors.js';
 import type { RawRecord } from '../../raw/entry.js';
-import { geoJsonToWkb } from '../../raw/geometry.js';
+import { geoJsonToWkb } from '../../geo/parse.js';
 import type { FileSource, SourceBatch } from '../source.js';
 
 /** Features per batch handed to ingest. */

@@ -1,0 +1,81 @@
+// Exact geometry predicates against one query geometry, prepared once and reused for every row.
+import Coordinate from 'jsts/org/locationtech/jts/geom/Coordinate.js';
+import IndexedPointInAreaLocator from 'jsts/org/locationtech/jts/algorithm/locate/IndexedPointInAreaLocator.js';
+import { factory, type Geometry, readGeometry } from './parse.js';
+
+/** The exact operators: the row's geometry R against the query geometry Q. */
+export type GeoOp = 'intersect' | 'contains' | 'within';
+
+/**
+ * A row test for one operator and query geometry. Semantics are jsts's (JTS's) DE-9IM predicates:
+ * `intersect` = R.intersects(Q) (boundaries touching count), `within` = R.within(Q) (a point on
+ * Q's boundary is NOT within), `contains` = R.contains(Q). Coordinates are planar degrees: a
+ * polygon is not split at the antimeridian (one spanning 170°..-170° covers the 340° in between).
+ */
+export interface GeoTest {
+  /** A point row (longitude, latitude). */
+  point(x: number, y: number): boolean;
+  /** A geometry row stored as WKB (`wkb`) or UTF-8 WKT bytes `data[start, end)`. */
+  bytes(data: Uint8Array, start: number, end: number, wkb: boolean): boolean;
+  /** Any parsed row geometry. */
+  geometry(g: Geometry): boolean;
+}
+
+/**
+ * Builds the test once: Q is parsed, and for an areal Q an IndexedPointInAreaLocator (an interval
+ * tree over Q's edges) classifies point rows without allocating.
+ * @example
+ * geoTest('within', 'POLYGON((0 0, 10 0, 10 10, 0 0))').point(5, 1) // true
+ */
+export function geoTest(op: GeoOp, wkt: string): GeoTest {
+  const query = readGeometry(wkt);
+  // jsts 2.12's PreparedPolygon cannot be constructed (its base constructor runs with no geometry),
+  // so non-point rows use the plain predicates, which still short-circuit on envelopes
+  const q = query as unknown as Relate;
+  const geometry = (g: Geometry): boolean => {
+    if (op === 'intersect') return q.intersects(g);
+    if (op === 'within') return q.contains(g);
+    return (g as unknown as Relate).contains(query);
+  };
+  const areal = (query as unknown as { getDimension(): number }).getDimension() === 2 && query.getArea() > 0;
+  const locator = areal ? (new IndexedPointInAreaLocator(query) as unknown as Locator) : null;
+  const at = new Coordinate(0, 0) as unknown as { x: number; y: number };
+  const point = (x: number, y: number): boolean => {
+    if (locator) {
+      at.x = x;
+      at.y = y;
+      const where = locator.locate(at);
+      return op === 'intersect' ? where !== EXTERIOR : op === 'within' ? where === INTERIOR : false;
+    }
+    return geometry(factory.createPoint(new Coordinate(x, y)) as Geometry);
+  };
+  const decoder = new TextDecoder();
+  return {
+    point,
+    geometry,
+    bytes: (data, start, end, wkb) => {
+      if (wkb && end - start === 21) {
+        const view = new DataView(data.buffer, data.byteOffset + start, 21);
+        const little = view.getUint8(0) === 1;
+        if (view.getUint32(1, little) === 1) {
+          const [x, y] = [view.getFloat64(5, little), view.getFloat64(13, little)];
+          if (!Number.isNaN(x) && !Number.isNaN(y)) return point(x, y);
+        }
+      }
+      return geometry(readGeometry(wkb ? data.subarray(start, end) : decoder.decode(data.subarray(start, end))));
+    },
+  };
+}
+
+interface Relate {
+  intersects(g: Geometry): boolean;
+  contains(g: Geometry): boolean;
+  covers(g: Geometry): boolean;
+}
+interface Locator {
+  locate(c: { x: number; y: number }): number;
+}
+
+// org.locationtech.jts.geom.Location
+const INTERIOR = 0;
+const EXTERIOR = 2;

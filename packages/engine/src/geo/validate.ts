@@ -1,0 +1,55 @@
+// Insert validation of spatial columns: geometry must parse with valid coordinates, lat/lon in range.
+import type { RecordBatch, Schema } from 'apache-arrow';
+import { type DataContext, describeValue, invalidData } from '../data/fail.js';
+import { isValid } from '../data/layout.js';
+import { geometryInput, isWkb, spatialColumns } from './columns.js';
+import { coordinateProblem, readGeometry } from './parse.js';
+
+/**
+ * Throws InvalidData with the 0-based input row and the column for the first invalid geometry
+ * (bad WKT/WKB, a coordinate outside [-180, 180] × [-90, 90]) or out-of-range latitude/longitude.
+ * @example
+ * checkSpatial(schema, batches, { table: 'ctd' }) // row 3, column "geom": geometry is not valid WKT ...
+ */
+export function checkSpatial(schema: Schema, batches: readonly RecordBatch[], ctx: DataContext, firstRow = 0): void {
+  const { geometries } = spatialColumns(schema);
+  const ranged = schema.fields.filter((f) => /^(latitude|longitude)$/.test(String(f.metadata.get('class') ?? '')));
+  if (geometries.length === 0 && ranged.length === 0) return;
+  let first = firstRow;
+  for (const batch of batches) {
+    for (const name of geometries) checkGeometries(schema, batch, name, first, ctx);
+    for (const field of ranged) checkRange(batch, field.name, field.metadata.get('class') === 'latitude', first, ctx);
+    first += batch.numRows;
+  }
+}
+
+function checkGeometries(schema: Schema, batch: RecordBatch, name: string, first: number, ctx: DataContext): void {
+  const wkb = isWkb(schema.fields.find((f) => f.name === name)!);
+  for (const data of batch.getChild(name)!.data) {
+    const validity = data.nullCount > 0 ? data.nullBitmap : null;
+    for (let i = 0; i < data.length; i++) {
+      if (validity && !isValid(validity, i)) continue;
+      const value = geometryInput(data, i, wkb);
+      try {
+        readGeometry(value);
+      } catch (e) {
+        const what = typeof value === 'string' ? `WKT ${describeValue(value)}` : `WKB of ${value.length} bytes`;
+        throw invalidData(ctx, `geometry is not valid ${what}: ${(e as Error).message}`, { row: first + i, column: name });
+      }
+    }
+  }
+}
+
+function checkRange(batch: RecordBatch, name: string, latitude: boolean, first: number, ctx: DataContext): void {
+  for (const data of batch.getChild(name)!.data) {
+    const values = data.values as Float64Array | Float32Array;
+    const validity = data.nullCount > 0 ? data.nullBitmap : null;
+    for (let i = 0; i < data.length; i++) {
+      const v = values[i]!;
+      if (latitude ? v >= -90 && v <= 90 : v >= -180 && v <= 180) continue;
+      if (validity && !isValid(validity, i)) continue;
+      const problem = latitude ? coordinateProblem(0, v) : coordinateProblem(v, 0);
+      throw invalidData(ctx, problem!, { row: first + i, column: name, value: v });
+    }
+  }
+}
