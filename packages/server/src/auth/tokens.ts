@@ -40,7 +40,9 @@ export class Tokens {
     }
     if (iss === this.config.issuer) {
       const payload = await check(() => jwtVerify(token, this.key.publicKey, { issuer: iss, audience: this.config.audience, algorithms: [ALG] }));
-      return payload.sub ? this.access.client(payload.sub) : undefined;
+      const client = payload.sub ? this.access.client(payload.sub) : undefined;
+      if (!client) throw unauthorized('the client this token was issued to has been revoked');
+      return client;
     }
     const ext = this.config.externalIssuers.find((x) => x.issuer === iss);
     if (!ext) throw unauthorized(`tokens from issuer ${JSON.stringify(iss ?? null)} are not accepted`);

@@ -20,8 +20,9 @@ export function installBodyParsers(app: FastifyInstance): void {
 
 /** The parsed JSON body of a request; 415 when the client sent something that is not JSON. */
 export function jsonBody(req: FastifyRequest): unknown {
-  if (req.body instanceof Readable) {
-    req.body.resume();
+  const type = req.headers['content-type'];
+  if (req.body instanceof Readable || (req.body !== undefined && !(type ?? '').includes('json'))) {
+    if (req.body instanceof Readable) req.body.resume();
     throw new ApiError(415, 'UnsupportedMediaType', `expected Content-Type application/json, got ${req.headers['content-type'] ?? 'none'}`);
   }
   return req.body;
