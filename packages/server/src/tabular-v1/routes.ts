@@ -62,9 +62,10 @@ export async function listTable(ctx: AppContext, req: FastifyRequest<{ Querystri
   const ds = datasetWithClass(ctx, req, 'tabular', 'listing rows');
   const t = ctx.store.table(ds.metadata.uuid);
   await schemaOf(t, ds.metadata.name);
-  const body = jsonBody(req) as Record<string, unknown> | undefined;
+  const body = jsonBody(req);
   // clients send the OQS filter itself, or {"query": <OQS>}
-  const filter = parseOqs(body && Object.keys(body).length === 1 && 'query' in body ? body.query : body);
+  const wrapped = typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length === 1 && 'query' in body;
+  const filter = parseOqs(wrapped ? (body as { query: unknown }).query : body);
   const offset = decodeCursor(req.query.cursor);
   const limit = intParam(req.query.limit, 'limit', Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
   const items = listRows(t, { filter, offset, limit, budgetMs: ctx.config.listBudgetMs });
