@@ -1,7 +1,5 @@
-// The `halocline` command line: `serve` and `admin` (credentials of the closed release).
+// The `halocline` command line: `serve` and `admin` (credentials of the closed release); each loads only what it needs.
 import { parseArgs } from 'node:util';
-import { admin } from './admin.js';
-import { serve } from './serve.js';
 
 const USAGE = `usage:
   halocline serve [--port 8080] [--host 127.0.0.1] [--data ./data]     (env HALOCLINE_PORT, HALOCLINE_HOST, HALOCLINE_DATA)
@@ -34,9 +32,10 @@ export async function main(argv: readonly string[]): Promise<number> {
   if (command === 'serve') {
     const port = Number(values.port ?? process.env.HALOCLINE_PORT ?? 8080);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number, got ${values.port}`);
+    const { serve } = await import('./serve.js');
     return serve({ port, host: values.host ?? process.env.HALOCLINE_HOST ?? '127.0.0.1', data });
   }
-  if (command === 'admin') return admin(rest, { data, name: values.name, admin: values.admin });
+  if (command === 'admin') return (await import('./admin.js')).admin(rest, { data, name: values.name, admin: values.admin });
   console.error(`unknown command ${JSON.stringify(command)}\n${USAGE}`);
   return 1;
 }
