@@ -1,0 +1,95 @@
+// createApp: the Fastify application over an engine store and a data directory.
+import { randomUUID } from 'node:crypto';
+import swagger from '@fastify/swagger';
+import type { Store } from '@halocline/engine';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { AccessStore } from './auth/access.js';
+import { authenticator } from './auth/authenticate.js';
+import { authRoutes } from './auth/routes.js';
+import { loadSigningKey } from './auth/signing.js';
+import { Tokens } from './auth/tokens.js';
+import { kindsFor } from './catalog/kinds.js';
+import { catalogRoutes } from './catalog/routes.js';
+import { CatalogStore } from './catalog/store.js';
+import { type ServerConfig, resolveConfig } from './config.js';
+import { openServerDb } from './db.js';
+import { fileRoutes } from './files/routes.js';
+import { RawFileStore } from './files/store.js';
+import { installBodyParsers } from './http/body.js';
+import type { AppContext } from './http/context.js';
+import { dataRoutes } from './http/data-routes.js';
+import { datasetStorage } from './http/dataset-storage.js';
+import { installErrorHandler } from './http/error-handler.js';
+import { tabularRoutes } from './tabular-v1/routes.js';
+
+/** What `createApp` needs: an open engine store and the configuration (at least `dataDir`). */
+export interface AppOptions {
+  readonly store: Store;
+  readonly config: Partial<ServerConfig> & { readonly dataDir: string };
+}
+
+/** The app plus the services routes use (the STAC plugin reads `catalog`). */
+export type HaloclineApp = FastifyInstance & { readonly halocline: AppContext };
+
+/**
+ * Builds the HTTP application; the caller owns `store` and closes it after `app.close()`.
+ * @example
+ * const app = await createApp({ store, config: { dataDir: './data' } }); await app.listen({ port: 8080 })
+ */
+export async function createApp(options: AppOptions): Promise<HaloclineApp> {
+  const config = resolveConfig(options.config);
+  const db = openServerDb(config.dataDir);
+  const access = new AccessStore(db);
+  const key = await loadSigningKey(db);
+  const tokens = new Tokens(config, key, access);
+  const ctx: AppContext = {
+    config,
+    kinds: kindsFor(config.domain),
+    store: options.store,
+    db,
+    catalog: new CatalogStore(db),
+    access,
+    files: new RawFileStore(db, config.dataDir),
+    authenticate: authenticator(access, tokens),
+  };
+
+  const app = Fastify({
+    logger: config.logger === false ? false : { ...(config.logger === true ? {} : config.logger), redact: ['req.headers.authorization', 'req.headers.cookie'] },
+    bodyLimit: config.bodyLimit,
+    requestTimeout: config.requestTimeout,
+    connectionTimeout: config.requestTimeout,
+    keepAliveTimeout: 72_000,
+    return503OnClosing: true,
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    routerOptions: { maxParamLength: 1024 },
+  });
+  app.decorate('halocline', ctx);
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+  app.addHook('onClose', async () => db.close());
+  installErrorHandler(app);
+  installBodyParsers(app);
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Halocline', version: '0.1.0', description: 'Ocean-data catalog and storage service' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, apiKey: { type: 'apiKey', in: 'header', name: 'Authorization' } } },
+      security: [{ bearer: [] }, { apiKey: [] }],
+    },
+  });
+
+  app.get('/health', { schema: { tags: ['service'], summary: 'Readiness (no credentials needed)' } }, async () => ({ status: 'ok' }));
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  authRoutes(app, access, tokens, key);
+  await app.register(async (api) => {
+    api.addHook('onRequest', async (req) => {
+      req.principal = await ctx.authenticate(req);
+    });
+    catalogRoutes(api, ctx, datasetStorage(ctx));
+    dataRoutes(api, ctx);
+    fileRoutes(api, ctx);
+    tabularRoutes(api, ctx);
+  });
+  return app as unknown as HaloclineApp;
+}

@@ -1,0 +1,103 @@
+// Catalog routes: create, get (uuid or kind/name), update, delete and OQS list.
+import type { FastifyInstance } from 'fastify';
+import { principalOf } from '../auth/authenticate.js';
+import { mayWrite } from '../auth/principal.js';
+import { badRequest, forbidden, notFound } from '../errors.js';
+import { intParam, jsonBody } from '../http/body.js';
+import type { AppContext } from '../http/context.js';
+import { parseOqs } from '../oqs/index.js';
+import type { Resource } from './resource.js';
+import { validateManifest } from './validate/index.js';
+
+/** Provisions and removes a dataset's storage when the catalog creates or deletes it. */
+export interface DatasetStorage {
+  provision(dataset: Resource): Promise<void>;
+  remove(dataset: Resource): Promise<void>;
+}
+
+const tags = ['catalog'];
+
+/** Registers the catalog routes (behind the auth hook). */
+export function catalogRoutes(app: FastifyInstance, ctx: AppContext, storage: DatasetStorage): void {
+  const { catalog, kinds } = ctx;
+  const exists = (kind: string, name: string): boolean => catalog.getByName(kind, name) !== undefined;
+
+  app.post('/catalog', { schema: { tags, summary: 'Create a resource' } }, async (req, reply) => {
+    const { type, manifest } = validateManifest(jsonBody(req), kinds, exists);
+    const created = await catalog.create(manifest, principalOf(req).id);
+    if (type === 'dataset') {
+      try {
+        await storage.provision(created);
+      } catch (e) {
+        await catalog.delete(created.metadata.uuid);
+        throw e;
+      }
+    }
+    return reply.status(201).send(created);
+  });
+
+  app.get<{ Params: { uuid: string } }>('/catalog/:uuid', { schema: { tags, summary: 'Get a resource by UUID' } }, async (req) => found(catalog.get(req.params.uuid), req.params.uuid));
+
+  app.get<{ Params: { group: string; type: string; name: string } }>('/catalog/:group/:type/:name', { schema: { tags, summary: 'Get a resource by kind and name' } }, async (req) => {
+    const { group, type, name } = req.params;
+    return found(catalog.getByName(`${group}/${type}`, name), `${group}/${type}/${name}`);
+  });
+
+  app.patch<{ Querystring: { kind?: string; either_id?: string } }>('/catalog', { schema: { tags, summary: 'Update a resource' } }, async (req) => {
+    const { kind, either_id: id } = req.query;
+    if (!id) throw badRequest('query parameter either_id (uuid or name) is required');
+    const body = jsonBody(req);
+    const current = catalog.get(id) ?? (kind ? catalog.getByName(kind, id) : undefined) ?? byNameAnyKind(id, body);
+    if (!current) throw notFound(`no resource ${kind ? `${kind}/` : ''}${id}`);
+    if (!mayWrite(principalOf(req), current.owner)) throw forbidden(`only the owner or an admin may update ${current.kind}/${current.metadata.name}`);
+    const { manifest } = validateManifest(body, kinds, exists);
+    if (manifest.kind !== current.kind) throw badRequest(`kind: a ${current.kind} cannot become a ${manifest.kind}`, 'InvalidManifest');
+    if (manifest.metadata.uuid !== undefined && manifest.metadata.uuid !== current.metadata.uuid) throw badRequest('metadata.uuid: the uuid of a resource cannot change', 'InvalidManifest');
+    if (current.kind === kinds.dataset && manifest.spec.storage_class !== current.spec.storage_class) {
+      throw badRequest(`spec.storage_class: the storage class of a dataset cannot change (it is ${String(current.spec.storage_class)})`, 'InvalidManifest');
+    }
+    return catalog.update(current.metadata.uuid, manifest, principalOf(req).id);
+  });
+
+  const remove = async (r: Resource | undefined, ref: string, principal: ReturnType<typeof principalOf>): Promise<void> => {
+    if (!r) throw notFound(`no resource ${ref}`);
+    if (!mayWrite(principal, r.owner)) throw forbidden(`only the owner or an admin may delete ${r.kind}/${r.metadata.name}`);
+    if (r.kind === kinds.dataset) await storage.remove(r);
+    await catalog.delete(r.metadata.uuid);
+  };
+  app.delete<{ Params: { uuid: string } }>('/catalog/:uuid', { schema: { tags, summary: 'Delete a resource by UUID' } }, async (req, reply) => {
+    await remove(catalog.get(req.params.uuid), req.params.uuid, principalOf(req));
+    return reply.status(204).send();
+  });
+  app.delete<{ Params: { group: string; type: string; name: string } }>('/catalog/:group/:type/:name', { schema: { tags, summary: 'Delete a resource by kind and name' } }, async (req, reply) => {
+    const { group, type, name } = req.params;
+    await remove(catalog.getByName(`${group}/${type}`, name), `${group}/${type}/${name}`, principalOf(req));
+    return reply.status(204).send();
+  });
+
+  app.post<{ Querystring: { page?: string; page_size?: string } }>('/catalog/list', { schema: { tags, summary: 'List resources matching an OQS filter' } }, async (req) => {
+    const filter = parseOqs(jsonBody(req));
+    const limit = intParam(req.query.page_size, 'page_size', 1000, 10_000);
+    const after = cursorParam(req.query.page);
+    const page = catalog.list(filter, { after, limit });
+    return { results: page.results, next: page.next, num_results: page.results.length };
+  });
+
+  /** PATCH without `kind`: the name of the kind in the body. */
+  function byNameAnyKind(id: string, body: unknown): Resource | undefined {
+    const kind = (body as { kind?: unknown } | undefined)?.kind;
+    return typeof kind === 'string' ? catalog.getByName(kind, id) : undefined;
+  }
+}
+
+/** A page cursor: the decimal position a previous page ended at. */
+export function cursorParam(v: string | undefined): string | null {
+  if (v === undefined || v === '') return null;
+  if (!/^[0-9]{1,15}$/.test(v)) throw badRequest(`query parameter page must be a cursor returned as "next", got ${JSON.stringify(v)}`);
+  return v;
+}
+
+function found(r: Resource | undefined, ref: string): Resource {
+  if (!r) throw notFound(`no resource ${ref}`);
+  return r;
+}

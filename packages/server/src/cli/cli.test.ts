@@ -1,0 +1,83 @@
+// The `halocline` CLI as users run it: admin commands print secrets on the last line; serve starts,
+// creates the first admin key once, answers /health, and exits cleanly on SIGTERM.
+import { execFile, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const BIN = new URL('../../bin/halocline.js', import.meta.url).pathname;
+const run = promisify(execFile);
+let data: string;
+
+beforeAll(async () => {
+  data = await mkdtemp(join(tmpdir(), 'halocline-cli-'));
+});
+afterAll(() => rm(data, { recursive: true, force: true }));
+
+const lastLine = (out: string) => out.trim().split('\n').at(-1)!;
+
+/** Starts `halocline serve` on a free port; resolves when it listens. */
+async function serve(dir: string) {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data', dir], { env: { ...process.env, HALOCLINE_HOST: '127.0.0.1' } });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => {
+    out += d.toString();
+  });
+  child.stderr.on('data', (d: Buffer) => {
+    out += d.toString();
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setInterval(() => {
+      const m = /Halocline listening on (http:\/\/\S+)/.exec(out);
+      if (m) {
+        clearInterval(timer);
+        resolve(m[1]!);
+      }
+    }, 50);
+    child.on('exit', (code) => {
+      clearInterval(timer);
+      reject(new Error(`serve exited with ${code}: ${out}`));
+    });
+  });
+  return { child, url, output: () => out };
+}
+
+describe('halocline', () => {
+  it('serve: first start prints an admin key once; /health; SIGTERM exits 0; the key survives a restart', async () => {
+    const first = await serve(data);
+    const key = /^(Sk_\S+)$/m.exec(first.output())?.[1];
+    expect(key).toBeDefined();
+    expect((await fetch(`${first.url}/health`)).status).toBe(200);
+    const list = await fetch(`${first.url}/catalog/list`, { method: 'POST', headers: { authorization: `ApiKey ${key}` } });
+    expect(list.status).toBe(200);
+    const exited = new Promise<number | null>((r) => first.child.on('exit', r));
+    first.child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+
+    const second = await serve(data);
+    expect(second.output()).not.toMatch(/^Sk_/m);
+    expect((await fetch(`${second.url}/catalog/list`, { method: 'POST', headers: { authorization: `ApiKey ${key}` } })).status).toBe(200);
+    const done = new Promise((r) => second.child.on('exit', r));
+    second.child.kill('SIGINT');
+    await done;
+  });
+
+  it('admin create-api-key / create-client / list / revoke', async () => {
+    const k = await run(process.execPath, [BIN, 'admin', 'create-api-key', '--data', data, '--name', 'etl', '--admin']);
+    expect(lastLine(k.stdout)).toMatch(/^Sk_[0-9a-f]{16}\S{40,}$/);
+    const c = await run(process.execPath, [BIN, 'admin', 'create-client', '--data', data, '--name', 'svc']);
+    const client = JSON.parse(lastLine(c.stdout)) as { client_id: string; client_secret: string };
+    expect(client.client_id).toMatch(/^hc-/);
+    expect(client.client_secret.length).toBeGreaterThan(30);
+    const l = await run(process.execPath, [BIN, 'admin', 'list', '--data', data]);
+    const records = l.stdout.trim().split('\n').map((x) => JSON.parse(x) as { id: string; name: string; hash?: string });
+    expect(records.map((r) => r.name)).toEqual(expect.arrayContaining(['etl', 'svc']));
+    expect(l.stdout).not.toContain(client.client_secret);
+    expect(records.every((r) => r.hash === undefined)).toBe(true);
+    const r = await run(process.execPath, [BIN, 'admin', 'revoke', client.client_id, '--data', data]);
+    expect(r.stdout).toContain('revoked');
+    await expect(run(process.execPath, [BIN, 'admin', 'revoke', 'nope', '--data', data])).rejects.toThrow();
+  });
+});

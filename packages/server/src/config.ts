@@ -1,0 +1,70 @@
+// The server's configuration: defaults, and what the CLI reads from flags and the environment.
+
+/** A configured external OAuth 2.0 / OIDC issuer whose JWTs the server accepts. */
+export interface ExternalIssuer {
+  /** The `iss` claim; also the base of OIDC discovery when `jwksUrl` is not given. */
+  readonly issuer: string;
+  /** JWKS address; default: `jwks_uri` from `<issuer>/.well-known/openid-configuration`. */
+  readonly jwksUrl?: string;
+  /** Required `aud` claim. */
+  readonly audience: string;
+  /** A scope the token must carry (in `scope` or `scp`), if any. */
+  readonly scope?: string;
+}
+
+/** Everything `createApp` needs to know besides the store. */
+export interface ServerConfig {
+  /** Directory holding the engine store, the server's LMDB environment and raw files. */
+  readonly dataDir: string;
+  /** Group domain in kinds and references: `catalog.<domain>/dataset`. */
+  readonly domain: string;
+  /** Largest JSON body in bytes (catalog manifests, tabular rows). */
+  readonly bodyLimit: number;
+  /** Largest raw file upload in bytes. */
+  readonly uploadLimit: number;
+  /** Whole-request timeout in milliseconds (0 = none). */
+  readonly requestTimeout: number;
+  /** Processing budget of one tabular list request in milliseconds. */
+  readonly listBudgetMs: number;
+  /** Lifetime of tokens the server issues, in seconds. */
+  readonly tokenTtlSeconds: number;
+  /** `iss` and `aud` of the server's own tokens. */
+  readonly issuer: string;
+  readonly audience: string;
+  /** External issuers accepted besides the server's own. */
+  readonly externalIssuers: readonly ExternalIssuer[];
+  /** pino logger options, or false for none. */
+  readonly logger: boolean | { level: string };
+}
+
+/** Defaults for everything but `dataDir`. */
+export const defaultConfig: Omit<ServerConfig, 'dataDir'> = {
+  domain: 'example.io',
+  bodyLimit: 32 * 1024 * 1024,
+  uploadLimit: 16 * 1024 * 1024 * 1024,
+  requestTimeout: 15 * 60_000,
+  listBudgetMs: 30_000,
+  tokenTtlSeconds: 3600,
+  issuer: 'halocline',
+  audience: 'halocline',
+  externalIssuers: [],
+  logger: { level: 'info' },
+};
+
+/** A full configuration from partial settings. */
+export function resolveConfig(partial: Partial<ServerConfig> & { dataDir: string }): ServerConfig {
+  return { ...defaultConfig, ...partial };
+}
+
+/** External issuer from `HALOCLINE_OIDC_ISSUER`, `_JWKS_URL`, `_AUDIENCE`, `_SCOPE`, if set. */
+export function externalIssuerFromEnv(env: NodeJS.ProcessEnv): ExternalIssuer[] {
+  const issuer = env.HALOCLINE_OIDC_ISSUER;
+  if (!issuer) return [];
+  const audience = env.HALOCLINE_OIDC_AUDIENCE ?? 'halocline';
+  return [{
+    issuer,
+    audience,
+    ...(env.HALOCLINE_OIDC_JWKS_URL ? { jwksUrl: env.HALOCLINE_OIDC_JWKS_URL } : {}),
+    ...(env.HALOCLINE_OIDC_SCOPE ? { scope: env.HALOCLINE_OIDC_SCOPE } : {}),
+  }];
+}

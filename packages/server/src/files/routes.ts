@@ -1,0 +1,90 @@
+// Raw file routes (v1): create entry, upload (streamed), download (Range, ETag), metadata, delete, list.
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, badRequest } from '../errors.js';
+import { boolParam, intParam, jsonBody } from '../http/body.js';
+import type { AppContext } from '../http/context.js';
+import { checkWrite, dataPrefixes, datasetWithClass } from '../http/datasets.js';
+import { parseOqs } from '../oqs/index.js';
+import { fileName, validateFilePatch } from './entry.js';
+import { parseRange } from './range.js';
+
+type FileReq = FastifyRequest<{ Params: { ds: string; name: string }; Querystring: { overwrite?: string } }>;
+const tags = ['raw files'];
+
+/** Registers the raw routes under both dataset reference forms. POST /data/{ref} and /list are shared with tabular (see data-routes). */
+export function fileRoutes(app: FastifyInstance, ctx: AppContext): void {
+  for (const p of dataPrefixes(ctx)) {
+    app.patch(`${p}/:name`, { schema: { tags, summary: 'Upload file content (streamed)' } }, (req, reply) => upload(ctx, req as FileReq, reply));
+    app.get(`${p}/:name`, { schema: { tags, summary: 'Download file content (Range, ETag)' } }, (req, reply) => download(ctx, req as FileReq, reply));
+    app.get(`${p}/:name/metadata`, { schema: { tags, summary: 'File metadata' } }, async (req) => {
+      const ds = datasetWithClass(ctx, req, 'raw', 'reading file metadata');
+      return ctx.files.get(ds.metadata.uuid, fileName((req as FileReq).params.name)).meta;
+    });
+    app.patch(`${p}/:name/metadata`, { schema: { tags, summary: 'Update file metadata' } }, async (req) => {
+      const ds = datasetWithClass(ctx, req, 'raw', 'updating file metadata');
+      checkWrite(req, ds);
+      return ctx.files.update(ds.metadata.uuid, fileName((req as FileReq).params.name), validateFilePatch(jsonBody(req), false));
+    });
+    app.delete(`${p}/:name`, { schema: { tags, summary: 'Delete a file' } }, async (req, reply) => {
+      const ds = datasetWithClass(ctx, req, 'raw', 'deleting a file');
+      checkWrite(req, ds);
+      await ctx.files.delete(ds.metadata.uuid, fileName((req as FileReq).params.name));
+      return reply.status(204).send();
+    });
+  }
+}
+
+/** POST /data/{ref} on a raw dataset: the file entry. */
+export async function createFile(ctx: AppContext, req: FastifyRequest): Promise<unknown> {
+  const ds = datasetWithClass(ctx, req, 'raw', 'creating a file');
+  checkWrite(req, ds);
+  const patch = validateFilePatch(jsonBody(req), true);
+  return ctx.files.create(ds.metadata.uuid, { ...patch, name: patch.name! });
+}
+
+/** POST /data/{ref}/list on a raw dataset. */
+export async function listFiles(ctx: AppContext, req: FastifyRequest<{ Querystring: { page?: string; page_size?: string } }>): Promise<unknown> {
+  const ds = datasetWithClass(ctx, req, 'raw', 'listing files');
+  const filter = parseOqs(jsonBody(req));
+  const page = req.query.page;
+  if (page !== undefined && page !== '' && !/^[0-9]{1,15}$/.test(page)) throw badRequest(`query parameter page must be a cursor returned as "next", got ${JSON.stringify(page)}`);
+  const limit = intParam(req.query.page_size, 'page_size', 1000, 10_000);
+  const { results, next } = ctx.files.list(ds.metadata.uuid, filter, page ? Number(page) : 0, limit);
+  return { results, next, num_results: results.length };
+}
+
+async function upload(ctx: AppContext, req: FileReq, reply: FastifyReply): Promise<unknown> {
+  const ds = datasetWithClass(ctx, req, 'raw', 'uploading a file');
+  checkWrite(req, ds);
+  if (!(req.body instanceof Readable)) {
+    throw new ApiError(415, 'UnsupportedMediaType', `upload the bytes with Content-Type application/octet-stream, got ${req.headers['content-type'] ?? 'none'}`);
+  }
+  const limit = ctx.config.uploadLimit;
+  const declared = Number(req.headers['content-length'] ?? Number.NaN);
+  if (declared > limit) throw new ApiError(413, 'PayloadTooLarge', `the upload of ${declared} bytes is larger than the limit of ${limit} bytes`);
+  const overwrite = boolParam(req.query.overwrite, 'overwrite', false);
+  const meta = await ctx.files.upload(ds.metadata.uuid, fileName(req.params.name), req.body, { overwrite, limit });
+  return reply.send(meta);
+}
+
+async function download(ctx: AppContext, req: FileReq, reply: FastifyReply): Promise<unknown> {
+  const ds = datasetWithClass(ctx, req, 'raw', 'downloading a file');
+  const name = fileName(req.params.name);
+  const rec = ctx.files.get(ds.metadata.uuid, name);
+  const etag = `"${rec.meta.checksum ?? 'empty'}"`;
+  reply.header('etag', etag).header('accept-ranges', 'bytes');
+  reply.header('content-type', rec.meta.mime_type ?? 'application/octet-stream');
+  reply.header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(name)}`);
+  if (req.headers['if-none-match'] === etag) return reply.status(304).send();
+  const size = rec.meta.size_bytes;
+  const ifRange = req.headers['if-range'];
+  const range = ifRange && ifRange !== etag ? undefined : parseRange(req.headers.range, size);
+  const { stream } = await ctx.files.open(ds.metadata.uuid, name, range);
+  if (range) {
+    reply.status(206).header('content-range', `bytes ${range.start}-${range.end}/${size}`).header('content-length', range.end - range.start + 1);
+  } else {
+    reply.header('content-length', size);
+  }
+  return reply.send(stream);
+}

@@ -1,0 +1,156 @@
+// Raw file datasets: entries in LMDB ([dataset, 'f', seq] and a name index), bytes in <data>/raw/<dataset>/.
+import { randomUUID } from 'node:crypto';
+import { createReadStream, type ReadStream } from 'node:fs';
+import { mkdir, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import type { ServerDb } from '../db.js';
+import { conflict, notFound } from '../errors.js';
+import { compileOqs, type OqsNode } from '../oqs/index.js';
+import { writeBlob } from './blob.js';
+import type { FileMetadata, FilePatch, FileRecord } from './entry.js';
+
+type Key = (string | number)[];
+
+/** Files of raw datasets. Every change is one LMDB transaction; bytes are written before entries point at them. */
+export class RawFileStore {
+  private readonly dir: string;
+
+  constructor(private readonly db: ServerDb, dataDir: string) {
+    this.dir = join(dataDir, 'raw');
+  }
+
+  /** Creates the entry of a file not uploaded yet; 409 when the name exists. */
+  async create(dataset: string, patch: FilePatch & { name: string }): Promise<FileMetadata> {
+    const now = new Date().toISOString();
+    let meta: FileMetadata | undefined;
+    await this.db.root.transaction(() => {
+      if (this.db.files.get(nameKey(dataset, patch.name)) !== undefined) throw conflict(`file "${patch.name}" already exists in dataset ${dataset}`);
+      const seq = ((this.db.files.get([dataset, 'seq']) as number | undefined) ?? 0) + 1;
+      meta = {
+        name: patch.name,
+        mime_type: patch.mime_type ?? null,
+        dataset,
+        metadata: patch.metadata ?? {},
+        geo_location: patch.geo_location ?? null,
+        size_bytes: 0,
+        checksum: null,
+        created_time: now,
+        modified_time: now,
+        deleted_time: null,
+      };
+      const record: FileRecord = { seq, id: randomUUID(), uploaded: false, meta };
+      this.db.files.put([dataset, 'seq'], seq);
+      this.db.files.put(fileKey(dataset, seq), record);
+      this.db.files.put(nameKey(dataset, patch.name), seq);
+    });
+    return meta!;
+  }
+
+  /** The record of a file, or 404. */
+  get(dataset: string, name: string): FileRecord {
+    const seq = this.db.files.get(nameKey(dataset, name)) as number | undefined;
+    const rec = seq === undefined ? undefined : (this.db.files.get(fileKey(dataset, seq)) as FileRecord | undefined);
+    if (!rec) throw notFound(`no file "${name}" in dataset ${dataset}`);
+    return rec;
+  }
+
+  /** Streams `body` in as the file's content; 409 when content exists and `overwrite` is false. */
+  async upload(dataset: string, name: string, body: Readable, options: { overwrite: boolean; limit: number }): Promise<FileMetadata> {
+    const before = this.get(dataset, name);
+    if (before.uploaded && !options.overwrite) throw conflict(`file "${name}" already has content; upload with overwrite=true to replace it`);
+    const written = await writeBlob(this.blobPath(dataset, before.id), body, options.limit);
+    let meta: FileMetadata | undefined;
+    await this.db.root.transaction(() => {
+      const rec = this.get(dataset, name);
+      meta = { ...rec.meta, size_bytes: written.size, checksum: written.sha256, modified_time: new Date().toISOString() };
+      this.db.files.put(fileKey(dataset, rec.seq), { ...rec, uploaded: true, meta });
+    });
+    return meta!;
+  }
+
+  /** An open read of the file's bytes (`start`..`end` inclusive), with its size. 404 before upload. */
+  async open(dataset: string, name: string, range?: { start: number; end: number }): Promise<{ record: FileRecord; stream: ReadStream }> {
+    const record = this.get(dataset, name);
+    if (!record.uploaded) throw notFound(`file "${name}" has no content yet (upload it with PATCH first)`);
+    const path = this.blobPath(dataset, record.id);
+    await stat(path);
+    return { record, stream: createReadStream(path, range) };
+  }
+
+  /** Applies a metadata update; renaming onto an existing name is 409. */
+  async update(dataset: string, name: string, patch: FilePatch): Promise<FileMetadata> {
+    let meta: FileMetadata | undefined;
+    await this.db.root.transaction(() => {
+      const rec = this.get(dataset, name);
+      const rename = patch.name !== undefined && patch.name !== name;
+      if (rename && this.db.files.get(nameKey(dataset, patch.name!)) !== undefined) throw conflict(`file "${patch.name}" already exists in dataset ${dataset}`);
+      meta = {
+        ...rec.meta,
+        ...(patch.name !== undefined ? { name: patch.name } : {}),
+        ...(patch.mime_type !== undefined ? { mime_type: patch.mime_type } : {}),
+        ...(patch.metadata !== undefined ? { metadata: patch.metadata } : {}),
+        ...(patch.geo_location !== undefined ? { geo_location: patch.geo_location } : {}),
+        modified_time: new Date().toISOString(),
+      };
+      this.db.files.put(fileKey(dataset, rec.seq), { ...rec, meta });
+      if (rename) {
+        this.db.files.remove(nameKey(dataset, name));
+        this.db.files.put(nameKey(dataset, patch.name!), rec.seq);
+      }
+    });
+    return meta!;
+  }
+
+  /** Removes a file's entry, then its bytes. */
+  async delete(dataset: string, name: string): Promise<void> {
+    let id = '';
+    await this.db.root.transaction(() => {
+      const rec = this.get(dataset, name);
+      id = rec.id;
+      this.db.files.remove(fileKey(dataset, rec.seq));
+      this.db.files.remove(nameKey(dataset, name));
+    });
+    await rm(this.blobPath(dataset, id), { force: true });
+  }
+
+  /** A page of files matching a parsed filter (OQS or `{metadata: {key: value}}`), after cursor `after`. */
+  list(dataset: string, filter: OqsNode, after: number, limit: number): { results: FileMetadata[]; next: string | null } {
+    const test = compileOqs(filter);
+    const results: FileMetadata[] = [];
+    let last = 0;
+    for (const { value } of this.db.files.getRange({ start: fileKey(dataset, after + 1), end: [dataset, 'g'] })) {
+      const rec = value as FileRecord;
+      if (!test(rec.meta)) continue;
+      if (results.length === limit) return { results, next: String(last) };
+      results.push(rec.meta);
+      last = rec.seq;
+    }
+    return { results, next: null };
+  }
+
+  /** Creates the dataset's directory (storage provisioning). */
+  async provision(dataset: string): Promise<void> {
+    await mkdir(join(this.dir, dataset), { recursive: true });
+  }
+
+  /** Removes every file of a dataset: entries first, then the directory. */
+  async removeDataset(dataset: string): Promise<void> {
+    await this.db.root.transaction(() => {
+      for (const key of this.db.files.getKeys({ start: [dataset], end: [dataset, '\uffff'] })) this.db.files.remove(key as Key);
+    });
+    await rm(join(this.dir, dataset), { recursive: true, force: true });
+  }
+
+  private blobPath(dataset: string, id: string): string {
+    return join(this.dir, dataset, id);
+  }
+}
+
+function fileKey(dataset: string, seq: number): Key {
+  return [dataset, 'f', seq];
+}
+
+function nameKey(dataset: string, name: string): Key {
+  return [dataset, 'n', name];
+}

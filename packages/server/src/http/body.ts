@@ -1,0 +1,45 @@
+// Body parsing: JSON (empty body = undefined), form bodies, and raw streams passed through for uploads.
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ApiError } from '../errors.js';
+
+/** Installs the content-type parsers. */
+export function installBodyParsers(app: FastifyInstance): void {
+  const json = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    if (typeof body === 'string' && body.trim() === '') return done(null, undefined);
+    return json(req, body as string, done);
+  });
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_req, body, done) => {
+    done(null, new URLSearchParams(String(body)));
+  });
+  // uploads (application/octet-stream and anything else) reach the route as the request stream
+  app.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
+}
+
+/** The parsed JSON body of a request; 415 when the client sent something that is not JSON. */
+export function jsonBody(req: FastifyRequest): unknown {
+  const type = req.headers['content-type'];
+  if (req.body instanceof Readable || (req.body !== undefined && !(type ?? '').includes('json'))) {
+    if (req.body instanceof Readable) req.body.resume();
+    throw new ApiError(415, 'UnsupportedMediaType', `expected Content-Type application/json, got ${req.headers['content-type'] ?? 'none'}`);
+  }
+  return req.body;
+}
+
+/** A positive integer query parameter, or `fallback` when absent; 400 when malformed or out of range. */
+export function intParam(v: unknown, name: string, fallback: number, max = 100_000): number {
+  if (v === undefined || v === '') return fallback;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1 || n > max) throw new ApiError(400, 'BadRequest', `query parameter ${name} must be an integer from 1 to ${max}, got ${JSON.stringify(v)}`);
+  return n;
+}
+
+/** A boolean query parameter (`true`/`false`), or `fallback`. */
+export function boolParam(v: unknown, name: string, fallback: boolean): boolean {
+  if (v === undefined || v === '') return fallback;
+  if (v === 'true' || v === true) return true;
+  if (v === 'false' || v === false) return false;
+  throw new ApiError(400, 'BadRequest', `query parameter ${name} must be true or false, got ${JSON.stringify(v)}`);
+}

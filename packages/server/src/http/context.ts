@@ -1,0 +1,21 @@
+// What the route modules share: configuration, stores and the authenticator.
+import type { Store } from '@halocline/engine';
+import type { AccessStore } from '../auth/access.js';
+import type { Authenticator } from '../auth/authenticate.js';
+import type { CatalogStore } from '../catalog/store.js';
+import type { Kinds } from '../catalog/kinds.js';
+import type { ServerConfig } from '../config.js';
+import type { ServerDb } from '../db.js';
+import type { RawFileStore } from '../files/store.js';
+
+/** Services built once per app and handed to each area's routes. */
+export interface AppContext {
+  readonly config: ServerConfig;
+  readonly kinds: Kinds;
+  readonly store: Store;
+  readonly db: ServerDb;
+  readonly catalog: CatalogStore;
+  readonly access: AccessStore;
+  readonly files: RawFileStore;
+  readonly authenticate: Authenticator;
+}

@@ -1,0 +1,24 @@
+// Storage of a dataset by class: a raw file directory, or an engine table named by the dataset UUID.
+import { isHaloclineError } from '@halocline/engine';
+import type { DatasetStorage } from '../catalog/routes.js';
+import type { AppContext } from './context.js';
+import { storageClassOf } from './datasets.js';
+
+/** Provisioning and removal used by the catalog's create and delete. */
+export function datasetStorage(ctx: AppContext): DatasetStorage {
+  return {
+    // a tabular table comes into being with its schema (POST /data/{ref}/schema); nothing to do before
+    provision: async (ds) => {
+      if (storageClassOf(ctx, ds) === 'raw') await ctx.files.provision(ds.metadata.uuid);
+    },
+    remove: async (ds) => {
+      if (storageClassOf(ctx, ds) === 'raw') return ctx.files.removeDataset(ds.metadata.uuid);
+      const t = ctx.store.table(ds.metadata.uuid);
+      try {
+        if (await t.schema()) await t.drop();
+      } catch (e) {
+        if (!isHaloclineError(e, 'NotFound')) throw e;
+      }
+    },
+  };
+}

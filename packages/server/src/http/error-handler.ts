@@ -1,0 +1,29 @@
+// The one place errors become HTTP answers: JSON {code, description} with a 4xx, or a logged 500.
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { ApiError, fromEngineError } from '../errors.js';
+
+/** Installs the error and not-found handlers. */
+export function installErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError | Error, req, reply) => {
+    const api = err instanceof ApiError ? err : fromEngineError(err) ?? fromFastify(err as FastifyError);
+    if (api) {
+      if (api.status === 401) reply.header('www-authenticate', 'Bearer, ApiKey');
+      return reply.status(api.status).send({ code: api.code, description: api.message, ...api.extra });
+    }
+    req.log.error({ err, reqId: req.id }, 'request failed');
+    return reply.status(500).send({ code: 'Internal', description: `internal error (request id ${req.id})` });
+  });
+  app.setNotFoundHandler((req, reply) => {
+    reply.status(404).send({ code: 'NotFound', description: `no route ${req.method} ${req.url.split('?')[0]}` });
+  });
+}
+
+/** Fastify's own client errors (bad JSON, body too large, unsupported media type, schema validation). */
+function fromFastify(err: FastifyError): ApiError | undefined {
+  const status = err.statusCode ?? 500;
+  if (status === 413) return new ApiError(413, 'PayloadTooLarge', 'the request body is larger than the limit');
+  if (status === 415) return new ApiError(415, 'UnsupportedMediaType', err.message);
+  if (status === 404) return new ApiError(404, 'NotFound', err.message);
+  if (status >= 400 && status < 500) return new ApiError(400, err.code === 'FST_ERR_VALIDATION' ? 'InvalidRequest' : 'BadRequest', err.message);
+  return undefined;
+}

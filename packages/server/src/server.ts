@@ -1,0 +1,62 @@
+// Running the service: open the data directory, build the app, listen, and shut down gracefully.
+import { openStore, type Store } from '@halocline/engine';
+import { type HaloclineApp, createApp } from './app.js';
+import { AccessStore } from './auth/access.js';
+import type { ServerConfig } from './config.js';
+import { openServerDb } from './db.js';
+
+/** Options of `startServer`. */
+export interface StartOptions {
+  readonly port: number;
+  readonly host: string;
+  readonly config: Partial<ServerConfig> & { readonly dataDir: string };
+  /** Scan workers of the engine store (default: one per core). */
+  readonly workers?: number;
+}
+
+/** A running server. */
+export interface RunningServer {
+  readonly app: HaloclineApp;
+  readonly store: Store;
+  /** The address it listens on, e.g. http://127.0.0.1:8080. */
+  readonly url: string;
+  /** On the very first start: the admin API key created (print it once). */
+  readonly firstAdminKey?: string;
+  /** Stops accepting, lets in-flight requests finish, closes the app and the store. */
+  close(): Promise<void>;
+}
+
+/** Opens the store in `config.dataDir` and listens. */
+export async function startServer(options: StartOptions): Promise<RunningServer> {
+  const firstAdminKey = await bootstrapAdmin(options.config.dataDir);
+  const store = await openStore({ path: options.config.dataDir, ...(options.workers !== undefined ? { workers: options.workers } : {}) });
+  let app: HaloclineApp;
+  try {
+    app = await createApp({ store, config: options.config });
+  } catch (e) {
+    await store.close();
+    throw e;
+  }
+  const url = await app.listen({ port: options.port, host: options.host });
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      await app.close();
+      await store.close();
+    })();
+    return closing;
+  };
+  return { app, store, url, close, ...(firstAdminKey ? { firstAdminKey } : {}) };
+}
+
+/** Creates an admin API key when the data directory has no credentials at all yet. */
+async function bootstrapAdmin(dataDir: string): Promise<string | undefined> {
+  const db = openServerDb(dataDir);
+  try {
+    const access = new AccessStore(db);
+    if (!access.isEmpty()) return undefined;
+    return (await access.createApiKey('first admin', true)).key;
+  } finally {
+    await db.close();
+  }
+}

@@ -1,0 +1,110 @@
+// Tabular v1 routes: schema create/get/delete, row insert, and list (NDJSON or JSON, with continuation).
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Table } from '@halocline/engine';
+import { badRequest, conflict, notFound } from '../errors.js';
+import { boolParam, intParam, jsonBody } from '../http/body.js';
+import type { AppContext } from '../http/context.js';
+import { checkWrite, dataPrefixes, datasetWithClass } from '../http/datasets.js';
+import { parseOqs } from '../oqs/index.js';
+import { decodeCursor } from './cursor.js';
+import { type ListItem, listRows } from './list.js';
+import { toArrowSchema, toV1Schema } from './schema.js';
+import { validateRows } from './validate-rows.js';
+
+const tags = ['tabular v1'];
+/** Most rows one insert request may carry. */
+export const MAX_INSERT_ROWS = 100_000;
+
+/** Registers the schema routes; insert and list are dispatched by storage class (see data-routes). */
+export function tabularRoutes(app: FastifyInstance, ctx: AppContext): void {
+  for (const p of dataPrefixes(ctx)) {
+    app.post(`${p}/schema`, { schema: { tags, summary: 'Create the table schema' } }, async (req) => {
+      const ds = datasetWithClass(ctx, req, 'tabular', 'creating a schema');
+      checkWrite(req, ds);
+      const schema = toArrowSchema(jsonBody(req));
+      await ctx.store.table(ds.metadata.uuid).create(schema);
+      return { table_schema: toV1Schema(schema) };
+    });
+    app.get(`${p}/schema`, { schema: { tags, summary: 'Read the table schema' } }, async (req) => {
+      const ds = datasetWithClass(ctx, req, 'tabular', 'reading a schema');
+      return { table_schema: toV1Schema(await schemaOf(ctx.store.table(ds.metadata.uuid), ds.metadata.name)), partitioning: null };
+    });
+    app.delete<{ Querystring: { delete_data?: string } }>(`${p}/schema`, { schema: { tags, summary: 'Delete the schema (and data)' } }, async (req, reply) => {
+      const ds = datasetWithClass(ctx, req, 'tabular', 'deleting a schema');
+      checkWrite(req, ds);
+      const t = ctx.store.table(ds.metadata.uuid);
+      await schemaOf(t, ds.metadata.name);
+      if (!boolParam(req.query.delete_data, 'delete_data', false) && (await t.select().count()) > 0) {
+        throw conflict(`dataset ${ds.metadata.name} has rows; pass delete_data=true to delete the schema with its data`);
+      }
+      await t.drop();
+      return reply.status(204).send();
+    });
+  }
+}
+
+/** POST /data/{ref} on a tabular dataset: `{data: [rows]}`. */
+export async function insertRows(ctx: AppContext, req: FastifyRequest): Promise<unknown> {
+  const ds = datasetWithClass(ctx, req, 'tabular', 'inserting rows');
+  checkWrite(req, ds);
+  const body = jsonBody(req) as { data?: unknown; stage_id?: unknown } | undefined;
+  if (body?.stage_id !== undefined && body.stage_id !== null) throw badRequest('stage_id: staged writes need engine transactions, which this server does not have yet');
+  const t = ctx.store.table(ds.metadata.uuid);
+  const schema = await schemaOf(t, ds.metadata.name);
+  const rows = validateRows(body?.data, schema, MAX_INSERT_ROWS);
+  await t.insert(rows);
+  return { num_rows: rows.length };
+}
+
+/** POST /data/{ref}/list on a tabular dataset: NDJSON when asked for, else `{data, next}`. */
+export async function listTable(ctx: AppContext, req: FastifyRequest<{ Querystring: { limit?: string; cursor?: string } }>, reply: FastifyReply): Promise<unknown> {
+  const ds = datasetWithClass(ctx, req, 'tabular', 'listing rows');
+  const t = ctx.store.table(ds.metadata.uuid);
+  await schemaOf(t, ds.metadata.name);
+  const body = jsonBody(req);
+  // clients send the OQS filter itself, or {"query": <OQS>}
+  const wrapped = typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length === 1 && 'query' in body;
+  const filter = parseOqs(wrapped ? (body as { query: unknown }).query : body);
+  const offset = decodeCursor(req.query.cursor);
+  const limit = intParam(req.query.limit, 'limit', Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
+  const items = listRows(t, { filter, offset, limit, budgetMs: ctx.config.listBudgetMs });
+  // the first item is read before answering, so a bad filter is a 400 and not a broken stream
+  const first = await items.next();
+  if (wantsNdjson(req.headers.accept)) {
+    reply.type('application/x-ndjson');
+    return reply.send(Readable.from(ndjson(first.value as ListItem, items)));
+  }
+  const data: unknown[] = [];
+  let next: string | null = null;
+  for (let it = first; !it.done; it = await items.next()) {
+    const item = it.value;
+    if ('row' in item) data.push(item.row);
+    else if ('next' in item) next = item.next;
+  }
+  return { data, next };
+}
+
+async function* ndjson(first: ListItem, rest: AsyncGenerator<ListItem>): AsyncGenerator<string> {
+  let lines: string[] = [];
+  const line = (item: ListItem): string => JSON.stringify('row' in item ? item.row : 'next' in item ? { '@@next': item.next } : { '@@end': true });
+  lines.push(line(first));
+  for await (const item of rest) {
+    lines.push(line(item));
+    if (lines.length >= 256) {
+      yield `${lines.join('\n')}\n`;
+      lines = [];
+    }
+  }
+  if (lines.length > 0) yield `${lines.join('\n')}\n`;
+}
+
+function wantsNdjson(accept: string | undefined): boolean {
+  return accept !== undefined && /application\/(x-)?ndjson|application\/jsonl/.test(accept);
+}
+
+async function schemaOf(t: Table, name: string) {
+  const schema = await t.schema();
+  if (!schema) throw notFound(`dataset ${name} has no table schema yet (POST /data/{ref}/schema creates it)`);
+  return schema;
+}
