@@ -81,7 +81,8 @@ function walk(ordered: readonly DatasetEntry[], test: Predicate1, req: SearchReq
       ...(more && out.length > 0 ? { prev: token('prev', keyOf(out[0]!)) } : {}),
     };
   }
-  if (t && ordered[start] && sameKey(keyOf(ordered[start]), t)) start++;
+  const at = ordered[start];
+  if (t && at && sameKey(keyOf(at), t)) start++;
   let skip = req.offset;
   for (let i = start; i < ordered.length; i++) {
     const e = ordered[i]!;
