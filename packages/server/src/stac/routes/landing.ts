@@ -35,8 +35,9 @@ export function landingRoutes(app: FastifyInstance, ctx: StacContext): void {
     return queryablesSchema(`${ctx.urls(req).stac}/queryables`);
   });
   app.get('/api', async (req, reply) => {
-    reply.type(OPENAPI_TYPE);
-    return JSON.stringify(openApiDocument(ctx.urls(req).base, ctx.title));
+    reply.header('content-type', OPENAPI_TYPE);
+    // a Buffer: Fastify leaves the content type of binary payloads exactly as set
+    return Buffer.from(JSON.stringify(openApiDocument(ctx.urls(req).base, ctx.title)));
   });
   app.get('/api.html', async (req, reply) => {
     reply.type('text/html; charset=utf-8');
