@@ -41,6 +41,7 @@ export const stacPlugin: FastifyPluginAsync<StacPluginOptions> = async (app, opt
   const ctx = stacContext(index, opts);
   await app.register(async (stac: FastifyInstance) => {
     const bodyLimit = opts.bodyLimit ?? 1024 * 1024;
+    stac.removeContentTypeParser('text/plain');
     stac.addContentTypeParser('application/geo+json', { parseAs: 'string', bodyLimit }, stac.getDefaultJsonParser('error', 'error'));
     if (opts.authenticate) stac.addHook('preHandler', opts.authenticate);
     stac.setErrorHandler((err: FastifyError | StacError, req, reply) => {

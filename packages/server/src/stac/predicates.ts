@@ -1,7 +1,6 @@
 // Exact spatial predicates between jsts geometries (DE-9IM via RelateOp); GeometryCollections handled part by part.
 import type Geometry from 'jsts/org/locationtech/jts/geom/Geometry.js';
 import GeometryCollection from 'jsts/org/locationtech/jts/geom/GeometryCollection.js';
-import PreparedGeometryFactory from 'jsts/org/locationtech/jts/geom/prep/PreparedGeometryFactory.js';
 import RelateOp from 'jsts/org/locationtech/jts/operation/relate/RelateOp.js';
 import IsValidOp from 'jsts/org/locationtech/jts/operation/valid/IsValidOp.js';
 import { StacError } from './errors.js';
@@ -9,15 +8,24 @@ import { StacError } from './errors.js';
 /** The spatial relations of CQL2 (`S_INTERSECTS` …). */
 export type SpatialRelation = 'intersects' | 'equals' | 'disjoint' | 'touches' | 'within' | 'overlaps' | 'crosses' | 'contains';
 
-/** A query geometry prepared once for many `intersects` tests against item geometries. */
+/** A query geometry set up once for many `intersects` tests against item geometries. */
 export interface PreparedQuery {
   intersects(item: Geometry): boolean;
 }
 
-/** Prepares `query` (a collection is tested part by part). */
+/**
+ * Splits `query` into parts with their envelopes, so each item test skips parts whose envelope misses.
+ * (jsts 2.12's PreparedGeometryFactory cannot be used: its prepared classes call `super()` without the
+ * geometry and throw on construction.)
+ */
 export function prepare(query: Geometry): PreparedQuery {
-  const parts = flatten(query).map((g) => PreparedGeometryFactory.prepare(g));
-  return { intersects: (item) => flatten(item).some((i) => parts.some((p) => attempt(() => p.intersects(i)) ?? false)) };
+  const parts = flatten(query).map((g) => ({ g, env: g.getEnvelopeInternal() }));
+  return {
+    intersects: (item) => flatten(item).some((i) => {
+      const env = i.getEnvelopeInternal();
+      return parts.some((p) => p.env.intersects(env) && (tryRelate(p.g, i)?.isIntersects() ?? false));
+    }),
+  };
 }
 
 /**
