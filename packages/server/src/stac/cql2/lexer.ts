@@ -35,7 +35,8 @@ export function tokenize(text: string): Token[] | { error: string; position: num
       continue;
     }
     const num = /^-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?/.exec(text.slice(i));
-    if (num && (c !== '-' || !prevIsValue(out))) {
+    // no arithmetic in this grammar: a '-' can only start a number
+    if (num) {
       out.push({ type: 'number', text: num[0], position: start });
       i += num[0].length;
       continue;
@@ -77,9 +78,4 @@ function wktEnd(text: string, from: number): number | string {
     else if (text[i] === ')' && --depth === 0) return i + 1;
   }
   return 'unbalanced parentheses in a WKT geometry';
-}
-
-function prevIsValue(out: readonly Token[]): boolean {
-  const p = out[out.length - 1];
-  return p !== undefined && (p.type === 'number' || p.type === 'ident' || p.type === 'quoted' || p.type === 'string' || (p.type === 'op' && p.text === ')'));
 }
