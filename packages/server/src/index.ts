@@ -11,3 +11,5 @@ export { kindsFor, type Kinds } from './catalog/kinds.js';
 export { parseOqs, compileOqs, OqsError, type OqsNode, type Predicate } from './oqs/index.js';
 export type { AppContext } from './http/context.js';
 export { TYPE_NAMES } from './tabular-v1/types.js';
+export { stacPlugin, MemorySource, StacError, CONFORMANCE, OPENAPI_TYPE } from './stac/index.js';
+export type { StacPluginOptions, CatalogSource, StacErrorCode } from './stac/index.js';

@@ -1,0 +1,89 @@
+// Exact spatial predicates between jsts geometries (DE-9IM via RelateOp); GeometryCollections handled part by part.
+import type Geometry from 'jsts/org/locationtech/jts/geom/Geometry.js';
+import GeometryCollection from 'jsts/org/locationtech/jts/geom/GeometryCollection.js';
+import RelateOp from 'jsts/org/locationtech/jts/operation/relate/RelateOp.js';
+import IsValidOp from 'jsts/org/locationtech/jts/operation/valid/IsValidOp.js';
+import { StacError } from './errors.js';
+
+/** The spatial relations of CQL2 (`S_INTERSECTS` …). */
+export type SpatialRelation = 'intersects' | 'equals' | 'disjoint' | 'touches' | 'within' | 'overlaps' | 'crosses' | 'contains';
+
+/** A query geometry set up once for many `intersects` tests against item geometries. */
+export interface PreparedQuery {
+  intersects(item: Geometry): boolean;
+}
+
+/**
+ * Splits `query` into parts with their envelopes, so each item test skips parts whose envelope misses.
+ * (jsts 2.12's PreparedGeometryFactory cannot be used: its prepared classes call `super()` without the
+ * geometry and throw on construction.)
+ */
+export function prepare(query: Geometry): PreparedQuery {
+  const parts = flatten(query).map((g) => ({ g, env: g.getEnvelopeInternal() }));
+  return {
+    intersects: (item) => flatten(item).some((i) => {
+      const env = i.getEnvelopeInternal();
+      return parts.some((p) => p.env.intersects(env) && (tryRelate(p.g, i)?.isIntersects() ?? false));
+    }),
+  };
+}
+
+/**
+ * Why a query geometry is not valid (a self-intersecting ring …), or undefined. Query geometries are
+ * checked up front so a bad one is a 400; a catalog geometry jsts cannot compare simply does not match.
+ */
+export function validityProblem(g: Geometry): string | undefined {
+  const op = new IsValidOp(g);
+  if (op.isValid()) return undefined;
+  const error = op.getValidationError();
+  const at = error.getCoordinate() as { x: number; y: number } | null;
+  return `is not a valid geometry: ${error.getMessage()}${at ? ` at (${at.x}, ${at.y})` : ''}`;
+}
+
+/**
+ * Whether `a` stands in `relation` to `b`.
+ * @example
+ * relate('within', point, polygon)
+ */
+export function relate(relation: SpatialRelation, a: Geometry, b: Geometry): boolean {
+  if (relation === 'intersects') return flatten(a).some((x) => flatten(b).some((y) => tryRelate(x, y)?.isIntersects() ?? false));
+  if (relation === 'disjoint') return !relate('intersects', a, b);
+  if (a instanceof GeometryCollection || b instanceof GeometryCollection) {
+    throw new StacError('InvalidParameter', `filter: S_${relation.toUpperCase()} does not take a GeometryCollection (only S_INTERSECTS and S_DISJOINT do)`);
+  }
+  const m = tryRelate(a, b);
+  if (!m) return false;
+  const [da, db] = [dimension(a), dimension(b)];
+  switch (relation) {
+    case 'equals': return m.isEquals(da, db);
+    case 'touches': return m.isTouches(da, db);
+    case 'within': return m.isWithin();
+    case 'contains': return m.isContains();
+    case 'overlaps': return m.isOverlaps(da, db);
+    case 'crosses': return m.isCrosses(da, db);
+  }
+}
+
+function flatten(g: Geometry): Geometry[] {
+  if (!(g instanceof GeometryCollection)) return [g];
+  const out: Geometry[] = [];
+  for (let i = 0; i < g.getNumGeometries(); i++) out.push(...flatten(g.getGeometryN(i)));
+  return out;
+}
+
+function tryRelate(a: Geometry, b: Geometry): ReturnType<typeof RelateOp.relate> | undefined {
+  return attempt(() => RelateOp.relate(a, b));
+}
+
+// jsts throws (TopologyException) on geometries it cannot node; such a pair does not match
+function attempt<T>(fn: () => T): T | undefined {
+  try {
+    return fn();
+  } catch {
+    return undefined;
+  }
+}
+
+function dimension(g: Geometry): number {
+  return (g as unknown as { getDimension(): number }).getDimension();
+}

@@ -1,0 +1,61 @@
+// GET /api/stac/collections (offset/limit pages) and /collections/{id} (UUID, name or title).
+import type { FastifyInstance } from 'fastify';
+import { StacError, invalid } from '../errors.js';
+import type { CollectionEntry } from '../index/catalog-index.js';
+import { collectionOf } from '../map/collection.js';
+import type { Link } from '../map/item.js';
+import { DEFAULT_LIMIT, MAX_LIMIT } from '../search/request.js';
+import type { StacContext } from './context.js';
+
+/** Registers the collection routes (relative to /api/stac). */
+export function collectionRoutes(app: FastifyInstance, ctx: StacContext): void {
+  app.get('/collections', async (req) => {
+    const q = req.query as Record<string, unknown>;
+    for (const k of Object.keys(q)) if (k !== 'limit' && k !== 'offset' && k !== 'f') throw invalid(k, 'unknown query parameter; known are limit, offset');
+    const limit = integer('limit', q['limit'], DEFAULT_LIMIT, 1, MAX_LIMIT);
+    const offset = integer('offset', q['offset'], 0, 0, Number.MAX_SAFE_INTEGER);
+    const all = ctx.index.collections;
+    const urls = ctx.urls(req);
+    const self = ctx.requested(req);
+    const page = all.slice(offset, offset + limit);
+    const links: Link[] = [
+      { rel: 'self', href: self, type: 'application/json' },
+      { rel: 'root', href: urls.stac, type: 'application/json' },
+      { rel: 'parent', href: urls.stac, type: 'application/json' },
+    ];
+    if (offset + limit < all.length) links.push({ rel: 'next', href: paged(self, offset + limit, limit), type: 'application/json' });
+    if (offset > 0) links.push({ rel: 'prev', href: paged(self, Math.max(0, offset - limit), limit), type: 'application/json' });
+    return { collections: page.map((c) => collectionOf(ctx.index, c, urls)), links, numberMatched: all.length, numberReturned: page.length };
+  });
+  app.get<{ Params: { id: string } }>('/collections/:id', async (req) => collectionOf(ctx.index, findCollection(ctx, req.params.id), ctx.urls(req)));
+}
+
+/**
+ * The collection `id` names: its UUID, else its unique catalog name, else its title (display name).
+ * A title shared by several collections is a 400 listing their UUIDs.
+ */
+export function findCollection(ctx: StacContext, id: string): CollectionEntry {
+  const found = ctx.index.collection(id) ?? ctx.index.collectionByName(id);
+  if (found) return found;
+  const titled = ctx.index.collections.filter((c) => c.resource.metadata.display_name === id);
+  if (titled.length === 1) return titled[0]!;
+  if (titled.length > 1) throw invalid('collectionId', `title '${id}' names ${titled.length} collections (${titled.map((c) => c.uuid).join(', ')}); use the UUID`);
+  throw new StacError('NotFound', `collection '${id}' not found (by UUID, name or title)`);
+}
+
+function paged(self: string, offset: number, limit: number): string {
+  const url = new URL(self);
+  url.searchParams.set('offset', String(offset));
+  url.searchParams.set('limit', String(limit));
+  return url.toString();
+}
+
+function integer(name: string, v: unknown, fallback: number, min: number, max: number): number {
+  if (v === undefined) return fallback;
+  if (Array.isArray(v)) throw invalid(name, 'is given more than once');
+  if (typeof v !== 'string' || !/^\s*[+-]?\d+\s*$/.test(v)) throw invalid(name, `must be an integer, got ${JSON.stringify(v)}`);
+  const n = Number(v);
+  if (n < min) throw invalid(name, `must be ≥ ${min}, got ${n}`);
+  return Math.min(n, max);
+}
+

@@ -1,0 +1,178 @@
+// Runs a search on the index: candidates from the most selective index, exact filters, keyset paging.
+import { compileFilter } from '../cql2/compile.js';
+import type { CatalogIndex } from '../index/catalog-index.js';
+import type { DatasetEntry } from '../index/entry.js';
+import { prepare } from '../predicates.js';
+import { boxOf, type Box } from '../geometry.js';
+import type { SearchRequest } from './request.js';
+import { compareValues, sortValues, type SortKey, type SortValue } from './sort.js';
+import type { PageToken } from './token.js';
+
+/** One page of results, with the keys the next and previous pages continue from. */
+export interface SearchPage {
+  readonly items: readonly DatasetEntry[];
+  /** Total matches, when the search computed it (always, except when walking the unfiltered order). */
+  readonly matched?: number;
+  readonly next?: PageToken;
+  readonly prev?: PageToken;
+}
+
+/**
+ * Searches datasets. The order is sortby, then (created_time, uuid); pages start after (or end before) a
+ * token's key, so they stay stable while the catalog changes. `offset` skips matches from there.
+ * @example
+ * const page = search(index, parseSearchBody({ bbox: [0, 0, 10, 10], limit: 5 }));
+ */
+export function search(index: CatalogIndex, req: SearchRequest): SearchPage {
+  const keys: SortKey[] = [...req.sortby, { field: 'created', direction: 'asc' }];
+  const keyOf = (e: DatasetEntry): Key => ({ values: req.sortby.length === 0 ? [e.created] : sortValues(keys, e, index), id: e.uuid });
+  const test = predicate(index, req);
+  const indexed = candidates(index, req);
+  if (!indexed && req.sortby.length === 0) return walk(index.ordered, test, req, keyOf, req.filter === undefined && isUnfiltered(req));
+  const matches = (indexed ?? index.ordered).filter(test);
+  const keyed = matches.map((e) => ({ e, k: keyOf(e) }));
+  keyed.sort((a, b) => compareKeys(keys, a.k, b.k));
+  const bound = req.token ? lowerBound(keyed.map((x) => x.k), keys, req.token) : 0;
+  let from: number;
+  let to: number;
+  if (req.token?.direction === 'prev') {
+    to = bound - req.offset;
+    from = Math.max(0, to - req.limit);
+  } else {
+    from = (req.token ? bound + (sameKey(keyed[bound]?.k, req.token) ? 1 : 0) : 0) + req.offset;
+    to = Math.min(keyed.length, from + req.limit);
+  }
+  from = Math.max(0, Math.min(from, keyed.length));
+  to = Math.max(from, to);
+  const page = keyed.slice(from, to);
+  return {
+    items: page.map((x) => x.e),
+    matched: keyed.length,
+    ...(to < keyed.length && page.length > 0 ? { next: token('next', page[page.length - 1]!.k) } : {}),
+    ...(from > 0 && page.length > 0 ? { prev: token('prev', page[0]!.k) } : {}),
+  };
+}
+
+interface Key {
+  readonly values: readonly SortValue[];
+  readonly id: string;
+}
+
+// walk the (created, uuid) order from the token: no sort, stops after limit + 1 matches
+function walk(ordered: readonly DatasetEntry[], test: Predicate1, req: SearchRequest, keyOf: (e: DatasetEntry) => Key, everything: boolean): SearchPage {
+  const t = req.token;
+  let start = t ? lowerBoundEntries(ordered, t) : 0;
+  const out: DatasetEntry[] = [];
+  let more = false;
+  if (t?.direction === 'prev') {
+    let skip = req.offset;
+    for (let i = start - 1; i >= 0; i--) {
+      const e = ordered[i]!;
+      if (!test(e)) continue;
+      if (skip > 0) { skip--; continue; }
+      if (out.length === req.limit) { more = true; break; }
+      out.push(e);
+    }
+    out.reverse();
+    return {
+      items: out,
+      ...(everything ? { matched: ordered.length } : {}),
+      ...(out.length > 0 ? { next: token('next', keyOf(out[out.length - 1]!)) } : {}),
+      ...(more && out.length > 0 ? { prev: token('prev', keyOf(out[0]!)) } : {}),
+    };
+  }
+  const at = ordered[start];
+  if (t && at && sameKey(keyOf(at), t)) start++;
+  let skip = req.offset;
+  for (let i = start; i < ordered.length; i++) {
+    const e = ordered[i]!;
+    if (!test(e)) continue;
+    if (skip > 0) { skip--; continue; }
+    if (out.length === req.limit) { more = true; break; }
+    out.push(e);
+  }
+  return {
+    items: out,
+    ...(everything ? { matched: ordered.length } : {}),
+    ...(more && out.length > 0 ? { next: token('next', keyOf(out[out.length - 1]!)) } : {}),
+    ...((t !== undefined || req.offset > 0) && out.length > 0 ? { prev: token('prev', keyOf(out[0]!)) } : {}),
+  };
+}
+
+type Predicate1 = (e: DatasetEntry) => boolean;
+
+// the smallest candidate list an index gives (ids, collections, R-tree, time tree), or undefined for all
+function candidates(index: CatalogIndex, req: SearchRequest): readonly DatasetEntry[] | undefined {
+  const lists: (readonly DatasetEntry[])[] = [];
+  if (req.ids) lists.push(req.ids.map((id) => index.dataset(id)).filter((e): e is DatasetEntry => e !== undefined));
+  if (req.collections) lists.push(req.collections.flatMap((c) => index.members(c)));
+  const boxes = req.bbox?.boxes ?? (req.intersects ? [boxOf(req.intersects.geojson)].filter((b) => b !== undefined) : undefined);
+  if (boxes) lists.push(dedupe(boxes.flatMap((b) => index.spatial(b))));
+  if (req.datetime) lists.push(index.temporal(req.datetime.range.start, req.datetime.range.end));
+  if (lists.length === 0) return undefined;
+  return lists.reduce((a, b) => (b.length < a.length ? b : a));
+}
+
+// every condition of the request, cheapest first
+function predicate(index: CatalogIndex, req: SearchRequest): Predicate1 {
+  const tests: Predicate1[] = [];
+  if (req.ids) { const ids = new Set(req.ids); tests.push((e) => ids.has(e.uuid)); }
+  if (req.collections) { const cs = new Set(req.collections); tests.push((e) => { const c = index.collectionOf(e); return c !== undefined && cs.has(c); }); }
+  if (req.datetime) { const { start, end } = req.datetime.range; tests.push((e) => e.start <= end && e.end >= start); }
+  if (req.bbox) { const boxes = req.bbox.boxes; tests.push((e) => e.box !== undefined && boxes.some((b) => overlaps(b, e.box!))); }
+  if (req.intersects) {
+    const q = prepare(req.intersects.geometry);
+    tests.push((e) => { const g = e.jsts(); return g !== undefined && q.intersects(g); });
+  }
+  if (req.filter) { const f = compileFilter(req.filter, index); tests.push((e) => f(e) === true); }
+  return (e) => tests.every((t) => t(e));
+}
+
+function isUnfiltered(req: SearchRequest): boolean {
+  return !req.ids && !req.collections && !req.bbox && !req.intersects && !req.datetime;
+}
+
+function overlaps(a: Box, b: Box): boolean {
+  return a[0] <= b[2] && a[2] >= b[0] && a[1] <= b[3] && a[3] >= b[1];
+}
+
+function dedupe(list: DatasetEntry[]): DatasetEntry[] {
+  return [...new Set(list)];
+}
+
+function compareKeys(keys: readonly SortKey[], a: Key, b: Key): number {
+  return compareValues(keys, a.values, b.values) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+function sameKey(k: Key | undefined, t: PageToken): boolean {
+  return k !== undefined && k.id === t.id && k.values.every((v, i) => v === t.values[i]);
+}
+
+// first position whose key is ≥ the token's key
+function lowerBound(ks: readonly Key[], keys: readonly SortKey[], t: PageToken): number {
+  let lo = 0;
+  let hi = ks.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compareKeys(keys, ks[mid]!, t) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function lowerBoundEntries(ordered: readonly DatasetEntry[], t: PageToken): number {
+  const created = t.values[0] as number;
+  let lo = 0;
+  let hi = ordered.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const e = ordered[mid]!;
+    if (e.created < created || (e.created === created && e.uuid < t.id)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function token(direction: PageToken['direction'], k: Key): PageToken {
+  return { direction, values: k.values, id: k.id };
+}

@@ -1,0 +1,31 @@
+// Absolute URLs of the STAC API for one request: the public base (configured, or from the request).
+
+/** The roots every link is built from. */
+export interface Urls {
+  /** The service base, e.g. `https://halocline.example.org` (no trailing slash). */
+  readonly base: string;
+  /** `{base}/api/stac`. */
+  readonly stac: string;
+}
+
+/** The path prefix of the STAC API (the spec fixes it; no version segment). */
+export const STAC_PREFIX = '/api/stac';
+
+/**
+ * URLs from a configured public base URL, else from the request's protocol and host (Fastify honours
+ * `X-Forwarded-Proto`/`-Host` only when the app was created with `trustProxy`).
+ * @example
+ * urlsFor('https://h.example.org/', req) // { base: 'https://h.example.org', stac: 'https://h.example.org/api/stac' }
+ */
+export function urlsFor(baseUrl: string | undefined, req: { protocol: string; host: string }): Urls {
+  const base = (baseUrl ?? `${req.protocol}://${req.host}`).replace(/\/+$/, '');
+  return { base, stac: `${base}${STAC_PREFIX}` };
+}
+
+/** `href` with `params` replacing its query (undefined values dropped), keys in a stable order. */
+export function withQuery(href: string, params: Readonly<Record<string, string | undefined>>): string {
+  const url = new URL(href);
+  url.search = '';
+  for (const [k, v] of Object.entries(params)) if (v !== undefined) url.searchParams.set(k, v);
+  return url.toString();
+}
