@@ -1,14 +1,13 @@
 // Parquet ingest, main-thread side: a dedicated worker decodes row groups (see worker.ts); this side
 // serves it file bytes from the BlobStore and turns its IPC bytes back into record batches, one row
 // group ahead, so at most two decoded row groups are in memory.
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { Field, Schema, Type, tableFromIPC } from 'apache-arrow';
 import type { StoreContext } from '../../context.js';
 import { HaloclineError } from '../../errors.js';
 import type { RawRecord } from '../../raw/entry.js';
 import type { FileSource, SourceBatch } from '../source.js';
+import { workerEntry } from '../worker-entry.js';
 import type { FromWorker, ParquetWorkerData, RowGroupInfo, ToWorker } from './protocol.js';
 
 interface Meta {
@@ -58,7 +57,7 @@ export class ParquetSource implements FileSource {
 
   private start(): Promise<Meta> {
     if (this.meta) return this.meta;
-    const { filename, eval: inline } = workerEntry();
+    const { filename, eval: inline } = workerEntry('parquet/worker');
     const workerData: ParquetWorkerData = { size: this.file.size };
     const worker = (this.worker = new Worker(filename, { workerData, eval: inline }));
     this.onMeta = deferred<Meta>();
@@ -148,13 +147,4 @@ function deferred<T>(): Deferred<T> {
   const promise = new Promise<T>((res, rej) => ((resolve = res), (reject = rej)));
   promise.catch(() => undefined); // rejections are observed by whoever awaits; none may go unhandled
   return { promise, resolve, reject };
-}
-
-// Built, the worker is worker.js. From TypeScript sources (tests) a one-line script imports the .ts
-// entry through tsx's API (a Worker's entry file does not go through `--import tsx` hooks here).
-function workerEntry(): { filename: string; eval: boolean } {
-  const js = fileURLToPath(new URL('./worker.js', import.meta.url));
-  if (existsSync(js)) return { filename: js, eval: false };
-  const ts = JSON.stringify(new URL('./worker.ts', import.meta.url).href);
-  return { filename: `import('tsx/esm/api').then(({ tsImport }) => tsImport(${ts}, ${ts}))`, eval: true };
 }
