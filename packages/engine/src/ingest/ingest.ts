@@ -9,11 +9,13 @@ import { HaloclineError, isHaloclineError } from '../errors.js';
 import type { RawRecord } from '../raw/entry.js';
 import { type PartRecord, type TableRecord, partPrefix, tableKey } from '../storage/records.js';
 import { commit } from '../write/commit.js';
+import { type WrittenPart, removeParts } from '../write/partition.js';
 import { scheduleCompaction } from '../write/compact.js';
 import { type ColumnMatch, createdSchema, matchColumns } from './columns.js';
 import { detectFormat, type FileFormat, openSource } from './format.js';
 import { newTableId, replaceTable } from './replace.js';
 import { PartSink } from './sink.js';
+import type { FileSource } from './source.js';
 
 /** How an ingest treats the table's rows: keep them, replace them, or recreate the table from the file. */
 export type IngestMode = 'append' | 'truncate' | 'drop';
@@ -55,37 +57,33 @@ export async function ingestRaw(ctx: StoreContext, name: string, file: RawRecord
   try {
     const existing = ctx.meta.get<TableRecord>(tableKey(name));
     const create = !existing || mode === 'drop';
-    let schema: Schema;
-    let match: ColumnMatch;
-    if (create) {
-      schema = createdSchema(await source.schema(), where);
-      match = matchColumns(await source.names(), schema, where);
-    } else {
-      schema = ctx.schemaOf(existing);
-      match = matchColumns(await source.names(), schema, where);
-    }
     const tableId = create ? newTableId() : existing!.id;
-    const schemaVersion = existing?.schemaVersion ?? 0;
-    const sink = new PartSink(ctx, tableId, schema);
-    let rows = 0;
+    const names = await source.names();
+    let schema = create ? createdSchema(await source.schema(), where) : ctx.schemaOf(existing);
+    let written: WrittenPart[];
+    let rows: number;
     try {
-      for await (const { batch, bytes } of source.batches(match.types)) {
-        await sink.add(conform(schema, batch, match, rows, where));
-        rows += batch.numRows;
-        options.onProgress?.({ rows, bytes, totalBytes: file.size });
-      }
-      const written = await sink.finish();
+      ({ written, rows } = await writeAll(ctx, source, schema, matchColumns(names, schema, where), tableId, file, options, where));
+    } catch (e) {
+      // a created table's types came from a sample and a later value did not fit: infer over every row
+      if (!create || !source.wholeSchema || !isHaloclineError(e, 'InvalidData')) throw e;
+      const whole = createdSchema(await source.wholeSchema(), where);
+      if (sameTypes(whole, schema)) throw e;
+      schema = whole;
+      ({ written, rows } = await writeAll(ctx, source, schema, matchColumns(names, schema, where), tableId, file, options, where));
+    }
+    try {
       if (create) {
         await replaceTable(ctx, name, existing?.id ?? null, { id: tableId, schema }, written);
       } else if (mode === 'truncate') {
         const remove = ctx.meta.range<PartRecord>(partPrefix(tableId)).map(([, p]) => p);
-        await commit(ctx, name, tableId, { add: written, remove, schemaVersion });
+        await commit(ctx, name, tableId, { add: written, remove, schemaVersion: existing!.schemaVersion ?? 0 });
       } else if (written.length > 0) {
-        await commit(ctx, name, tableId, { add: written, remove: [], schemaVersion });
+        await commit(ctx, name, tableId, { add: written, remove: [], schemaVersion: existing!.schemaVersion ?? 0 });
         scheduleCompaction(ctx, name, tableId);
       }
     } catch (e) {
-      await sink.discard();
+      await removeParts(ctx, written);
       throw e;
     }
     return { rows, format, created: create };
@@ -94,6 +92,37 @@ export async function ingestRaw(ctx: StoreContext, name: string, file: RawRecord
   } finally {
     await source.close();
   }
+}
+
+// Converts and writes every row of the file as partitions of `tableId`; nothing is committed, and
+// on a failure the partitions written so far are removed.
+async function writeAll(
+  ctx: StoreContext,
+  source: FileSource,
+  schema: Schema,
+  match: ColumnMatch,
+  tableId: string,
+  file: RawRecord,
+  options: IngestOptions,
+  where: { table: string },
+): Promise<{ written: WrittenPart[]; rows: number }> {
+  const sink = new PartSink(ctx, tableId, schema);
+  let rows = 0;
+  try {
+    for await (const { batch, bytes } of source.batches(match.types)) {
+      await sink.add(conform(schema, batch, match, rows, where));
+      rows += batch.numRows;
+      options.onProgress?.({ rows, bytes, totalBytes: file.size });
+    }
+    return { written: await sink.finish(), rows };
+  } catch (e) {
+    await sink.discard();
+    throw e;
+  }
+}
+
+function sameTypes(a: Schema, b: Schema): boolean {
+  return a.fields.length === b.fields.length && a.fields.every((f, i) => String(f.type) === String(b.fields[i]!.type));
 }
 
 // A file batch renamed to table columns and conformed to the schema; errors name the file row.

@@ -12,10 +12,15 @@ export interface FileSource {
   /** The column names in file order (reads only a header or footer). */
   names(): Promise<string[]>;
   /**
-   * The file's schema: the types it declares (Parquet, FlatGeobuf) or infers (CSV, a full pass),
+   * The file's schema: the types it declares (Parquet, FlatGeobuf) or infers (CSV, from a sample),
    * `class: geometry` on geometry columns.
    */
   schema(): Promise<Schema>;
+  /**
+   * Present when `schema()` infers from a sample: the types inferred from every row. Ingest asks
+   * for it when a value beyond the sample does not convert into a created table's types.
+   */
+  wholeSchema?(): Promise<Schema>;
   /**
    * The rows, batch by batch. `types` (by file column name) are the types text columns parse into
    * (CSV); typed formats yield their own types and ignore it.

@@ -1,45 +1,92 @@
 // CSV field text to typed values: one column of a chunk at a time, into the target column type
 // through the engine's column writers (which check ranges and exactness like insert does).
-import { type Data, type DataType, Field } from 'apache-arrow';
+import { type Data, type DataType, Field, type Int, Precision, Type } from 'apache-arrow';
 import { RowError, describeValue } from '../../data/fail.js';
+import { putInt64, wordsOf } from '../../data/int64.js';
+import { fixedData } from '../../data/layout.js';
 import { writeValues } from '../../data/write/column.js';
-import { type ColumnKind, columnKind, typeName } from '../../schema/types.js';
-import { BOOL_TEXT, FLOAT_TEXT, INT_TEXT } from './infer.js';
+import { Validity } from '../../data/write/writer.js';
+import { type ColumnKind, columnKind, floatPrecision, typeName } from '../../schema/types.js';
+import { BOOL_TEXT, floatOf, integerOf } from './text.js';
 
 /**
- * Column `col` of `rows` as a chunk of `type`; an empty field is null. Throws RowError (row within
- * the chunk) for text that is not a value of the type.
+ * The field texts of one column as a chunk of `type`; an empty field is null. Throws RowError (row
+ * within the chunk) for text that is not a value of the type.
  */
-export function textColumn(rows: readonly (readonly string[])[], col: number, name: string, type: DataType): Data {
+export function textColumn(texts: readonly string[], name: string, type: DataType): Data {
   const kind = columnKind(type);
   if (kind === null) throw new RowError(0, `cannot parse text into ${typeName(type)}`);
+  if (type.typeId === Type.Float && floatPrecision(type) === Precision.DOUBLE) return float64Column(texts, type);
+  if (type.typeId === Type.Int && (type as Int).bitWidth === 64 && (type as Int).isSigned) return int64Column(texts, type);
   const parse = parsers[kind];
-  const values = new Array<unknown>(rows.length);
-  for (let i = 0; i < rows.length; i++) {
-    const text = rows[i]![col]!;
+  const values = new Array<unknown>(texts.length);
+  for (let i = 0; i < texts.length; i++) {
+    const text = texts[i]!;
     values[i] = text === '' ? null : parse(text, i, type);
   }
   return writeValues(new Field(name, type, true), values);
 }
 
+// float64 straight into its array: no boxed number per value
+function float64Column(texts: readonly string[], type: DataType): Data {
+  const n = texts.length;
+  const out = new Float64Array(n);
+  const validity = new Validity(n, true);
+  for (let i = 0; i < n; i++) {
+    const text = texts[i]!;
+    if (text === '') {
+      validity.setNull(i, null);
+      continue;
+    }
+    const v = floatOf(text);
+    if (v === undefined) throw bad(i, type, text);
+    out[i] = v;
+  }
+  const { bitmap, nullCount } = validity.finish();
+  return fixedData(type, n, out, bitmap, nullCount);
+}
+
+// int64 as two 32-bit words per value while the text has under 16 digits (exact as a double)
+function int64Column(texts: readonly string[], type: DataType): Data {
+  const n = texts.length;
+  const out = new BigInt64Array(n);
+  const words = wordsOf(out);
+  const validity = new Validity(n, true);
+  for (let i = 0; i < n; i++) {
+    const text = texts[i]!;
+    if (text === '') {
+      validity.setNull(i, null);
+      continue;
+    }
+    const v = integerOf(text);
+    if (v === undefined) throw bad(i, type, text);
+    if (typeof v === 'number') putInt64(words, i, v);
+    else if (v >= INT64_MIN && v <= INT64_MAX) out[i] = v;
+    else throw new RowError(i, `${text} is out of range for ${typeName(type)}`, text);
+  }
+  const { bitmap, nullCount } = validity.finish();
+  return fixedData(type, n, out, bitmap, nullCount);
+}
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
 type Parse = (text: string, row: number, type: DataType) => unknown;
 
-const number: Parse = (text, row, type) => {
-  if (!FLOAT_TEXT.test(text)) throw bad(row, type, text);
-  const lower = text.toLowerCase();
-  if (lower.endsWith('inf') || lower.endsWith('infinity')) return text.startsWith('-') ? -Infinity : Infinity;
-  return Number(text);
-};
-
 const integer: Parse = (text, row, type) => {
-  if (!INT_TEXT.test(text)) throw bad(row, type, text);
-  return text.length < 16 ? Number(text) : BigInt(text);
+  const v = integerOf(text);
+  if (v === undefined) throw bad(row, type, text);
+  return v;
 };
 
 const parsers: Record<ColumnKind, Parse> = {
   int: (text, row, type) => Number(integer(text, row, type)),
   bigint: integer,
-  float: number,
+  float: (text, row, type) => {
+    const v = floatOf(text);
+    if (v === undefined) throw bad(row, type, text);
+    return v;
+  },
   bool: (text, row, type) => {
     if (!BOOL_TEXT.test(text)) throw bad(row, type, text);
     return text.length === 4;

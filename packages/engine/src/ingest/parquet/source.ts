@@ -1,24 +1,39 @@
-// Parquet ingest, main-thread side: a dedicated worker decodes row groups (see worker.ts); this side
-// serves it file bytes from the BlobStore and turns its IPC bytes back into record batches, one row
-// group ahead, so at most two decoded row groups are in memory.
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+// Parquet ingest, main-thread side: worker threads decode row groups (see worker.ts), two at once,
+// alternating; this side serves them file bytes from the BlobStore and turns their IPC bytes back
+// into record batches in order, at most DECODERS row groups ahead.
+import { availableParallelism } from 'node:os';
+import type { Worker } from 'node:worker_threads';
 import { Field, Schema, Type, tableFromIPC } from 'apache-arrow';
 import type { StoreContext } from '../../context.js';
 import { HaloclineError } from '../../errors.js';
 import type { RawRecord } from '../../raw/entry.js';
 import type { FileSource, SourceBatch } from '../source.js';
-import type { FromWorker, ParquetWorkerData, RowGroupInfo, ToWorker } from './protocol.js';
+import type { FromWorker, RowGroupInfo, ToWorker } from './protocol.js';
+import { acquireWorker, releaseWorker } from './workers.js';
+
+/** Workers decoding at once (each holds one decoded row group). */
+const DECODERS = Math.max(1, Math.min(2, availableParallelism()));
 
 interface Meta {
   readonly schema: Schema;
   readonly groups: readonly RowGroupInfo[];
 }
 
-/** Reads a stored Parquet file row group by row group in a worker thread. */
+interface Decoder {
+  readonly worker: Worker;
+  readonly listener: (m: FromWorker) => void;
+  readonly onError: (e: Error) => void;
+  readonly onExit: () => void;
+  /** Messages it still owes this file (meta and row groups). */
+  owed: number;
+}
+
+let sessions = 0;
+
+/** Reads a stored Parquet file row group by row group in worker threads. */
 export class ParquetSource implements FileSource {
-  private worker: Worker | undefined;
+  private readonly session = ++sessions;
+  private decoders: Decoder[] = [];
   private meta: Promise<Meta> | undefined;
   private readonly groups = new Map<number, Deferred<Uint8Array>>();
   private failure: Error | undefined;
@@ -41,8 +56,8 @@ export class ParquetSource implements FileSource {
     const { groups } = await this.start();
     let bytes = 0;
     for (let g = 0; g < groups.length; g++) {
+      for (let ahead = g; ahead < Math.min(groups.length, g + this.decoders.length); ahead++) this.request(ahead);
       const ipc = await this.group(g);
-      if (g + 1 < groups.length) this.request(g + 1);
       bytes += groups[g]!.bytes;
       const table = tableFromIPC(ipc);
       for (const batch of table.batches) yield { batch, bytes: Math.min(bytes, this.file.size) };
@@ -50,35 +65,51 @@ export class ParquetSource implements FileSource {
     }
   }
 
+  /** Hands idle workers back for the next ingest; ends any still busy with this file. */
   async close(): Promise<void> {
-    const worker = this.worker;
-    this.worker = undefined;
-    if (worker) await worker.terminate();
+    const decoders = this.decoders;
+    this.decoders = [];
+    await Promise.all(
+      decoders.map(async (d) => {
+        d.worker.off('message', d.listener).off('error', d.onError).off('exit', d.onExit);
+        if (d.owed === 0 && !this.failure) releaseWorker(d.worker);
+        else await d.worker.terminate();
+      }),
+    );
   }
 
   private start(): Promise<Meta> {
     if (this.meta) return this.meta;
-    const { filename, eval: inline } = workerEntry();
-    const workerData: ParquetWorkerData = { size: this.file.size };
-    const worker = (this.worker = new Worker(filename, { workerData, eval: inline }));
     this.onMeta = deferred<Meta>();
-    worker.on('message', (m: FromWorker) => this.receive(m));
-    worker.on('error', (e) => this.fail(e.message));
-    worker.on('exit', () => this.fail('the Parquet worker stopped'));
     this.meta = this.onMeta.promise;
+    for (let i = 0; i < DECODERS; i++) {
+      const worker = acquireWorker();
+      const d: Decoder = {
+        worker,
+        owed: 1,
+        listener: (m) => this.receive(d, m),
+        onError: (e) => this.fail(e.message),
+        onExit: () => this.fail('the Parquet worker stopped'),
+      };
+      worker.on('message', d.listener).on('error', d.onError).on('exit', d.onExit);
+      this.decoders.push(d);
+      worker.postMessage({ kind: 'open', session: this.session, size: this.file.size } satisfies ToWorker);
+    }
     return this.meta;
   }
 
-  private receive(m: FromWorker): void {
+  private receive(d: Decoder, m: FromWorker): void {
+    if (m.kind !== 'range' && m.session !== this.session) return;
     switch (m.kind) {
       case 'range':
-        void this.serve(m.req, m.start, m.end);
+        void this.serve(d.worker, m.req, m.start, m.end);
         break;
       case 'meta':
-        this.onMeta?.resolve({ schema: withGeometry(tableFromIPC(m.schema).schema, m.kv), groups: m.groups });
-        if (m.groups.length > 0) this.request(0);
+        d.owed--;
+        if (d === this.decoders[0]) this.onMeta?.resolve({ schema: withGeometry(tableFromIPC(m.schema).schema, m.kv), groups: m.groups });
         break;
       case 'group':
+        d.owed--;
         this.groups.get(m.group)?.resolve(m.ipc);
         break;
       case 'error':
@@ -87,8 +118,8 @@ export class ParquetSource implements FileSource {
     }
   }
 
-  private async serve(req: number, start: number, end: number): Promise<void> {
-    const post = (message: ToWorker) => this.worker?.postMessage(message);
+  private async serve(worker: Worker, req: number, start: number, end: number): Promise<void> {
+    const post = (message: ToWorker) => worker.postMessage(message);
     try {
       const bytes = new Uint8Array(Math.max(0, Math.min(end, this.file.size) - start));
       await this.ctx.blobs.read(this.file.file, start, bytes);
@@ -99,9 +130,11 @@ export class ParquetSource implements FileSource {
   }
 
   private request(g: number): void {
-    if (this.groups.has(g)) return;
+    if (this.groups.has(g) || this.failure) return;
     this.groups.set(g, deferred());
-    this.worker?.postMessage({ kind: 'read', group: g } satisfies ToWorker);
+    const d = this.decoders[g % this.decoders.length]!;
+    d.owed++;
+    d.worker.postMessage({ kind: 'read', session: this.session, group: g } satisfies ToWorker);
   }
 
   private group(g: number): Promise<Uint8Array> {
@@ -148,13 +181,4 @@ function deferred<T>(): Deferred<T> {
   const promise = new Promise<T>((res, rej) => ((resolve = res), (reject = rej)));
   promise.catch(() => undefined); // rejections are observed by whoever awaits; none may go unhandled
   return { promise, resolve, reject };
-}
-
-// Built, the worker is worker.js. From TypeScript sources (tests) a one-line script imports the .ts
-// entry through tsx's API (a Worker's entry file does not go through `--import tsx` hooks here).
-function workerEntry(): { filename: string; eval: boolean } {
-  const js = fileURLToPath(new URL('./worker.js', import.meta.url));
-  if (existsSync(js)) return { filename: js, eval: false };
-  const ts = JSON.stringify(new URL('./worker.ts', import.meta.url).href);
-  return { filename: `import('tsx/esm/api').then(({ tsImport }) => tsImport(${ts}, ${ts}))`, eval: true };
 }

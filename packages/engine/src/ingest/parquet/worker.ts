@@ -1,15 +1,14 @@
-// The Parquet worker: parquet-wasm decodes one row group at a time into Arrow IPC bytes. It runs in
+// A Parquet worker: parquet-wasm decodes one row group at a time into Arrow IPC bytes. It runs in
 // its own thread because WebAssembly memory growth detaches ArrayBuffers, which slows every
 // typed-array loop of the isolate it happens in; here that isolate does nothing else.
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { ParquetFile } from 'parquet-wasm';
-import type { FromWorker, ParquetWorkerData, ToWorker } from './protocol.js';
+import type { FromWorker, ToWorker } from './protocol.js';
 
 const port = parentPort!;
-const { size } = workerData as ParquetWorkerData;
 const waiting = new Map<number, { resolve: (b: Uint8Array) => void; reject: (e: Error) => void }>();
 let nextReq = 0;
-let file: ParquetFile | undefined;
+let current: { session: number; file: Promise<ParquetFile> } | undefined;
 
 const send = (message: FromWorker) => port.postMessage(message);
 
@@ -35,26 +34,33 @@ function remoteBlob(start: number, end: number): unknown {
   };
 }
 
-async function open(): Promise<void> {
-  file = await ParquetFile.fromFile(remoteBlob(0, size) as Blob);
-  const meta = file.metadata();
+async function open(session: number, size: number): Promise<void> {
+  const previous = current;
+  const file = ParquetFile.fromFile(remoteBlob(0, size) as Blob);
+  current = { session, file };
+  previous?.file.then((f) => f.free()).catch(() => undefined);
+  const f = await file;
+  const meta = f.metadata();
   const groups = meta.rowGroups().map((g) => ({ rows: g.numRows(), bytes: g.compressedSize() }));
   const kv = [...(meta.fileMetadata().keyValueMetadata() as Map<string, string>)].filter(([k]) => k !== 'ARROW:schema');
-  send({ kind: 'meta', schema: file.schema().intoIPCStream(), groups, kv });
+  send({ kind: 'meta', session, schema: f.schema().intoIPCStream(), groups, kv });
 }
 
-async function read(group: number): Promise<void> {
-  const rows = file!.metadata().rowGroup(group).numRows();
-  const table = await file!.read({ rowGroups: [group], batchSize: Math.max(1, rows) });
-  send({ kind: 'group', group, ipc: table.intoIPCStream() });
+async function read(session: number, group: number): Promise<void> {
+  if (current?.session !== session) return;
+  const f = await current.file;
+  const rows = f.metadata().rowGroup(group).numRows();
+  const table = await f.read({ rowGroups: [group], batchSize: Math.max(1, rows) });
+  send({ kind: 'group', session, group, ipc: table.intoIPCStream() });
 }
 
-function fail(e: unknown): void {
-  send({ kind: 'error', message: e instanceof Error ? e.message : String(e) });
-}
+const fail = (session: number) => (e: unknown) => send({ kind: 'error', session, message: e instanceof Error ? e.message : String(e) });
 
 port.on('message', (m: ToWorker) => {
   switch (m.kind) {
+    case 'open':
+      open(m.session, m.size).catch(fail(m.session));
+      break;
     case 'range':
       waiting.get(m.req)?.resolve(m.bytes);
       waiting.delete(m.req);
@@ -64,13 +70,7 @@ port.on('message', (m: ToWorker) => {
       waiting.delete(m.req);
       break;
     case 'read':
-      read(m.group).catch(fail);
-      break;
-    case 'close':
-      file?.free();
-      port.close();
+      read(m.session, m.group).catch(fail(m.session));
       break;
   }
 });
-
-open().catch(fail);
