@@ -1,7 +1,7 @@
 // A Fastify app with the STAC plugin over an in-memory catalog, and request helpers that validate.
 import Fastify, { type FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
-import { MemorySource, stacPlugin, type Resource, type StacPluginOptions } from '../index.js';
+import { MemorySource, stacPlugin, type Resource, type StacPluginOptions } from '../stac/index.js';
 import { assertValid, type DocumentKind } from './validate.js';
 
 /** The app under test and its catalog. */
