@@ -10,8 +10,9 @@ import { loadEngine, type EngineStore } from './engine.js';
 import { loadObs } from './load.js';
 import { formatTable, ratio, type ResultRow } from './report.js';
 import { afterClose, workloads, type BenchContext, type Workload } from './workloads/index.js';
+import { OBS_INDEXED } from './workloads/w1-indexed.js';
 
-const NEEDS_OBS = new Set(['W1', 'W2', 'W6', 'RSS']);
+const NEEDS_OBS = new Set(['W1', 'W2', 'W6', 'RSS', 'W1X', 'W7D', 'W1C']);
 
 async function main(args: BenchArgs): Promise<void> {
   const wanted = (w: Workload) => !args.only || args.only.includes(w.id);
@@ -38,7 +39,8 @@ async function main(args: BenchArgs): Promise<void> {
   let load;
   try {
     if ([...before, ...after].some((w) => NEEDS_OBS.has(w.id))) {
-      load = await loadObs(args.rows, args.seed, duck, typeof store === 'string' ? undefined : store);
+      const indexed = before.some((w) => w.id === 'W1X') ? OBS_INDEXED : undefined;
+      load = await loadObs(args.rows, args.seed, duck, typeof store === 'string' ? undefined : store, indexed);
       log(`loaded: generate ${ms(load.generateMs)}, engine ${load.engineMs === undefined ? '—' : ms(load.engineMs)}, DuckDB ${ms(load.duckdbMs)}`);
       if (load.engineError) log(`engine load failed: ${load.engineError}`);
       // reopen so background work started by the load (compaction) is finished before timing

@@ -37,6 +37,12 @@ export interface PartRecord {
   readonly zones: ZoneMaps;
   /** Table version that made this partition visible. */
   readonly added: number;
+  /**
+   * Tables with indexed columns: the tier of the partition (absent or 0: a delta as inserted; n: made
+   * by a k-d split merge at tier n) and the merge output (`run`) it belongs to.
+   */
+  readonly level?: number;
+  readonly run?: string;
 }
 
 /**

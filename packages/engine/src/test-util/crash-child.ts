@@ -1,20 +1,27 @@
-// Child process of the crash test: inserts numbered batches forever, acknowledging each on stdout.
+// Child process of the crash test: numbered transactions forever (insert a batch, delete half of an older one), acknowledging each on stdout.
 import { Schema, Field, Int32, Float64 } from 'apache-arrow';
 import { openStore } from '../index.js';
 
 const [path, rowsArg] = process.argv.slice(2);
 const rows = Number(rowsArg ?? 500);
+// modules are loaded; wait for the parent's go (it starts the next child while it checks the last one)
+await new Promise((resolve) => process.stdin.once('data', resolve));
+// small partitions: merges and rewrites of partitions with deleted rows run all the time in the background
 const store = await openStore({ path: path!, workers: 0, partitionRows: 4 * rows, compactRun: 3 });
 const t = store.table('obs');
 if (!(await t.schema())) {
   await t.create(new Schema([new Field('batch', new Int32(), false), new Field('i', new Int32(), false), new Field('v', new Float64(), true)]));
 }
-const done = await t.select().count();
-let batch = done / rows;
+const last = await t.select(undefined, { cols: ['batch'] }).all();
+let batch = last.reduce((m, r) => Math.max(m, (r.batch as number) + 1), 0);
 process.stdout.write(`ready ${batch}\n`);
 for (;;) {
   const data = Array.from({ length: rows }, (_, i) => ({ batch, i, v: i % 7 === 0 ? null : batch + i / rows }));
-  await t.insert(data);
+  await t.transaction(async (tx) => {
+    await tx.insert(data);
+    // batch b deletes the odd rows of batch b - 2
+    if (batch >= 2) await tx.delete('batch == $b and i % 2 == 1', { vars: { b: batch - 2 } });
+  });
   process.stdout.write(`ack ${batch}\n`);
   batch++;
 }

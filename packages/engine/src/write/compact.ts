@@ -11,6 +11,8 @@ import type { ForwardRecord, PartRecord } from '../storage/records.js';
 import { concatData } from '../storage/concat.js';
 import { commit } from './commit.js';
 import { type WrittenPart, sliceColumns, writePart } from './partition.js';
+import { splitColumns } from './split-key.js';
+import { pickTier, writeTier } from './tiers.js';
 
 const running = new WeakMap<StoreContext, Map<string, { again: boolean }>>();
 
@@ -76,15 +78,20 @@ export async function compactOnce(ctx: StoreContext, name: string, tableId: stri
   let forwards: ForwardRecord[];
   try {
     if (snap.record.id !== tableId) return false;
-    run = pickRun(snap.parts, ctx.options.partitionRows, ctx.options.compactRun, (p) => liveRows(snap, p));
+    const live = (p: PartRecord) => liveRows(snap, p);
+    const indexed = splitColumns(snap.schema.fields).length > 0;
+    const tier = indexed ? pickTier(snap.parts, ctx.options.partitionRows, ctx.options.compactRun, live) : null;
+    // indexed tables merge by tiers; otherwise (and for rewrites of partitions with many deletes) contiguous runs
+    run = tier ? [...tier.inputs] : pickRun(snap.parts, ctx.options.partitionRows, indexed ? Number.POSITIVE_INFINITY : ctx.options.compactRun, live);
     if (run.length === 0) return false;
-    written = await rewrite(ctx, snap, run);
-    forwards = forwardsOf(snap, run, written[0]?.id ?? null);
+    // a k-d split reorders rows: transactions deleting in its inputs meanwhile get a Conflict (no forwards)
+    written = tier ? await writeTier(ctx, snap, tier) : await rewrite(ctx, snap, run);
+    forwards = tier ? [] : forwardsOf(snap, run, written[0]?.id ?? null);
   } finally {
     snap.release();
   }
   try {
-    const add = written.map((w) => ({ ...w, seq: run[0]!.seq }));
+    const add = written.map((w) => ({ ...w, seq: 'seq' in w && typeof w.seq === 'number' ? w.seq : run[0]!.seq, level: w.level ?? run[0]!.level, run: w.run ?? run[0]!.run }));
     await commit(ctx, name, tableId, { add, remove: run, forwards, baseVersion: snap.record.version, schemaVersion: snap.record.schemaVersion ?? 0 });
   } catch (e) {
     // commit removed the new file; the table was dropped or changed underneath (a concurrent delete

@@ -1,0 +1,107 @@
+// Dynamic partitioning of tables with indexed columns: deltas merge into k-d split runs, runs merge tier by tier.
+import { randomBytes } from 'node:crypto';
+import type { RecordBatch } from 'apache-arrow';
+import type { StoreContext } from '../context.js';
+import { scanBatches } from '../read/execute.js';
+import { plan } from '../read/plan.js';
+import type { Snapshot } from '../read/snapshot.js';
+import type { PartRecord } from '../storage/records.js';
+import { kdSplit, takeRows } from './kd-split.js';
+import { type WrittenPart, removeParts, sliceColumns, writePart } from './partition.js';
+import { splitColumns } from './split-key.js';
+
+/** Runs of one tier merged together into the next tier. */
+export const FANOUT = 4;
+
+/**
+ * Rows per partition of a k-d split run: a quarter of the target, so a run of the largest merge
+ * (4 × partitionRows rows) has 16 leaves and a range on one of two indexed columns reads 4 of them.
+ */
+export const leafRows = (partitionRows: number): number => Math.max(1, Math.floor(partitionRows / 4));
+
+/** What to merge next and the tier of the result. */
+export interface TierPick {
+  readonly inputs: readonly PartRecord[];
+  readonly level: number;
+}
+
+/**
+ * Picks the next merge of an indexed table, else null: first the deltas (tier 0) once there are
+ * `compactRun` of them or a partition's worth of rows; then, tier by tier, `FANOUT` runs of one
+ * tier into one run of the next. A merge holds at most `4 × partitionRows` rows (its memory bound),
+ * so runs stop growing there and a query reads about one partition per run.
+ */
+export function pickTier(parts: readonly PartRecord[], partitionRows: number, compactRun: number, live: (p: PartRecord) => number): TierPick | null {
+  const cap = 4 * partitionRows;
+  const deltas = parts.filter((p) => !p.level);
+  const deltaRows = deltas.reduce((n, p) => n + live(p), 0);
+  if (deltas.length >= compactRun || deltaRows >= partitionRows) {
+    const inputs = within(deltas.map((p) => [p]), cap, live);
+    if (inputs.length > 0) return { inputs, level: 1 };
+  }
+  const runs = new Map<string, PartRecord[]>();
+  for (const p of parts) if (p.level) runs.set(p.run ?? p.id, [...(runs.get(p.run ?? p.id) ?? []), p]);
+  const levels = [...new Set([...runs.values()].map((r) => r[0]!.level!))].sort((a, b) => a - b);
+  for (const level of levels) {
+    const same = [...runs.values()].filter((r) => r[0]!.level === level);
+    if (same.length < FANOUT) continue;
+    const inputs = within(same.slice(0, FANOUT), cap, live);
+    if (new Set(inputs.map((p) => p.run)).size >= 2) return { inputs, level: level + 1 };
+  }
+  return null;
+}
+
+/**
+ * Writes the live rows of `inputs` as partitions of at most `leafRows` rows, split k-d style
+ * over the indexed columns' keys, tagged with `level` and one new run id. Removes them on failure.
+ */
+export async function writeTier(ctx: StoreContext, snap: Snapshot, pick: TierPick): Promise<(WrittenPart & { seq: number })[]> {
+  const schema = snap.schema;
+  const batches: RecordBatch[] = [];
+  for await (const b of scanBatches(ctx, { ...snap, parts: pick.inputs }, plan(schema, snap.record.name, undefined))) batches.push(b);
+  const rows = batches.reduce((n, b) => n + b.numRows, 0);
+  if (rows === 0) return [];
+  const columns = sliceColumns(schema, batches, 0, rows);
+  const split = splitColumns(schema.fields);
+  const keys = split.map((c) => c.key(columns[schema.fields.findIndex((f) => f.name === c.name)]!));
+  const leaves = kdSplit(keys, rows, leafRows(ctx.options.partitionRows), split.map((c) => tableSpread(snap, c.name)));
+  const run = randomBytes(6).toString('hex');
+  const seq = Math.min(...pick.inputs.map((p) => p.seq));
+  const written: (WrittenPart & { seq: number })[] = [];
+  try {
+    for (const [i, leaf] of leaves.entries()) {
+      const part = await writePart(ctx, snap.record.id, schema, takeRows(schema.fields, columns, leaf));
+      written.push({ ...part, level: pick.level, run, seq: seq + i / leaves.length });
+    }
+  } catch (e) {
+    await removeParts(ctx, written);
+    throw e;
+  }
+  return written;
+}
+
+// max - min of a column over the zone maps of every partition (keys of numeric and temporal columns)
+function tableSpread(snap: Snapshot, column: string): number {
+  let min = Number.POSITIVE_INFINITY;
+  let max = Number.NEGATIVE_INFINITY;
+  for (const p of snap.parts) {
+    const z = p.zones[column];
+    if (z?.min == null || z.max == null || typeof z.min === 'string' || typeof z.min === 'boolean') continue;
+    min = Math.min(min, Number(z.min));
+    max = Math.max(max, Number(z.max));
+  }
+  return max > min ? max - min : 1;
+}
+
+// whole groups (a delta, or a run's partitions) in order while the rows fit under the cap
+function within(groups: readonly PartRecord[][], cap: number, live: (p: PartRecord) => number): PartRecord[] {
+  const out: PartRecord[] = [];
+  let rows = 0;
+  for (const g of groups) {
+    const n = g.reduce((s, p) => s + live(p), 0);
+    if (out.length > 0 && rows + n > cap) break;
+    out.push(...g);
+    rows += n;
+  }
+  return out;
+}
