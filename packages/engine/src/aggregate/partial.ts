@@ -139,7 +139,7 @@ function byBytes(col: TaskColumn, rowAt: (j: number) => number, n: number): Grou
     } else gids[j] = groups.id(Number(off[r]!), Number(off[r + 1]!));
   }
   const decoder = new TextDecoder();
-  const keys: KeyValue[] = groups.starts.map((s, g) => decoder.decode(data.subarray(s, groups.ends[g]!)));
+  const keys: KeyValue[] = Array.from({ length: groups.size }, (_, g) => decoder.decode(data.subarray(groups.starts[g]!, groups.ends[g]!)));
   if (sawNull) {
     keys.push(null);
     for (let j = 0; j < n; j++) if (gids[j] === -1) gids[j] = keys.length - 1;
