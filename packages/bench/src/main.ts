@@ -8,11 +8,14 @@ import { USAGE, parseBenchArgs, type BenchArgs } from './args.js';
 import { openDuckDB } from './baseline/duckdb.js';
 import { loadEngine, type EngineStore } from './engine.js';
 import { loadObs } from './load.js';
+import { loadGeo } from './geo.js';
 import { formatTable, ratio, type ResultRow } from './report.js';
 import { afterClose, workloads, type BenchContext, type Workload } from './workloads/index.js';
 import { OBS_INDEXED } from './workloads/w1-indexed.js';
 
-const NEEDS_OBS = new Set(['W1', 'W2', 'W6', 'RSS', 'W1X', 'W7D', 'W1C']);
+const NEEDS_OBS = new Set(['W1', 'W2', 'W3', 'W4', 'W5', 'W6', 'RSS', 'W1X', 'W7D', 'W1C']);
+/** Workloads that also need the engine's `geo` table (obs + a WKB point column, lat/lon classes). */
+const NEEDS_GEO = new Set(['W3', 'W4', 'W5']);
 
 async function main(args: BenchArgs): Promise<void> {
   const wanted = (w: Workload) => !args.only || args.only.includes(w.id);
@@ -43,6 +46,9 @@ async function main(args: BenchArgs): Promise<void> {
       load = await loadObs(args.rows, args.seed, duck, typeof store === 'string' ? undefined : store, indexed);
       log(`loaded: generate ${ms(load.generateMs)}, engine ${load.engineMs === undefined ? '—' : ms(load.engineMs)}, DuckDB ${ms(load.duckdbMs)}`);
       if (load.engineError) log(`engine load failed: ${load.engineError}`);
+      if (typeof store !== 'string' && [...before, ...after].some((w) => NEEDS_GEO.has(w.id))) {
+        log(`loaded geo (engine only): ${ms(await loadGeo(store, args.rows, args.seed))}`);
+      }
       // reopen so background work started by the load (compaction) is finished before timing
       if (typeof store !== 'string' && typeof openEngine !== 'string') {
         await store.close();

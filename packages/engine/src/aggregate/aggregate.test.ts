@@ -72,6 +72,8 @@ describe('aggregate', () => {
       fc.asyncProperty(fc.array(obs, { maxLength: 60 }), fc.array(fc.integer({ min: -1, max: 52 }), { minLength: 1, maxLength: 4 }), fc.integer({ min: 0, max: 6 }), async (rows, bounds, res) => {
         const t = await load(rows, { partitionRows: 8 });
         await check(t, 'platform', reference(rows, (r) => [r.platform]));
+        await check(t, 'platform', reference(rows.filter((r) => r.depth < 30), (r) => [r.platform]), 'depth < 30');
+        await check(t, `h3(lat, lon, ${res})`, reference(rows.filter((r) => r.depth >= 30), (r) => [r.lat === null ? null : latLngToCell(r.lat, r.lon!, res)]), 'depth >= 30');
         await check(t, 'depth > 20', reference(rows, (r) => [r.depth > 20]));
         await check(t, 'depth % 3', reference(rows.filter((r) => r.depth < 40), (r) => [r.depth % 3]), 'depth < 40');
         await check(t, `bucket(depth, ${bounds.join(', ')})`, reference(rows, (r) => bounds.filter((b) => b >= r.depth)));

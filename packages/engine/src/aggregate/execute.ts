@@ -1,5 +1,5 @@
 // Runs an aggregate: partial aggregates per partition on the executor, merged in partition order.
-import { Binary, Bool, type DataType, Float64, Int64, Utf8, makeData } from 'apache-arrow';
+import { Binary, Bool, type Data, type DataType, Float64, Int32, Int64, Utf8, makeData } from 'apache-arrow';
 import type { StoreContext } from '../context.js';
 import { taskColumn } from '../exec/arrays.js';
 import type { ScanTask, TaskColumn } from '../exec/task.js';
@@ -8,6 +8,7 @@ import { plan } from '../read/plan.js';
 import type { Snapshot } from '../read/snapshot.js';
 import type { PartRecord } from '../storage/records.js';
 import { Merged } from './merge.js';
+import { cacheableKey, type GroupCodes, type KeyValue } from './partial.js';
 import { type AggregateOptions, type AggregateTask, aggregateTask, keyColumns } from './spec.js';
 
 /** The merged groups of an aggregate over a snapshot, with what shaping the result needs. */
@@ -32,7 +33,7 @@ export async function aggregateSnapshot(ctx: StoreContext, snap: Snapshot, group
     parts.map(async (part) => {
       const scan = await scanTask(ctx, snap, part, names, filtered.filter, task, cache);
       const result = await run(ctx, part, scan, parts.length > 1);
-      if (result.h3Keys) ctx.cache.put(h3CacheKey(part, task)!, { data: makeData({ type: new Float64(), length: part.rows, data: result.h3Keys }), bytes: result.h3Keys.byteLength });
+      if (result.codes) cacheCodes(ctx, codesKey(part, task)!, result.codes, part.rows);
       return result.partial!;
     }),
   );
@@ -45,20 +46,27 @@ async function scanTask(ctx: StoreContext, snap: Snapshot, part: PartRecord, nam
   const loaded = await Promise.all(names.map((n) => columnOf(ctx, snap, part, n, cache)));
   const columns: Record<string, TaskColumn> = {};
   names.forEach((name, i) => (columns[name] = taskColumn(loaded[i]!)));
-  const key = h3CacheKey(part, task);
+  const key = codesKey(part, task);
   const hit = key === null ? undefined : ctx.cache.get(key);
-  if (hit) columns[H3] = taskColumn(hit.data);
+  const codes = hit ? groupKeys.get(hit.data) : undefined;
   const deleted = snap.deleted.get(part.id)?.bits ?? null;
-  return { mode: 'aggregate', length: part.rows, filter, columns, project: [], aggregate: task, deleted, ...(hit ? { h3Keys: H3 } : {}) };
+  return { mode: 'aggregate', length: part.rows, filter, columns, project: [], aggregate: task, deleted, ...(hit && codes ? { codes: { codes: hit.data.values as Int32Array, keys: codes } } : {}) };
 }
 
-const H3 = '\u0000h3';
+// Group codes of a partition (a bare column key, or h3(lat, lon, res): h3-js computes ~1.3 M cells/s
+// per core) are computed once and kept in the column cache like a column: the codes as an Int32
+// chunk, the key of each code beside it
+const groupKeys = new WeakMap<Data, KeyValue[]>();
 
-// h3(lat, lon, res) cell keys of a partition are computed once (h3-js, ~1.3 M cells/s per core)
-// and kept in the column cache like a column
-function h3CacheKey(part: PartRecord, task: AggregateTask): string | null {
-  const k = task.key;
-  return k.kind === 'h3point' ? `${part.id}/\u0000h3:${k.lat.name},${k.lon.name}:${k.res}` : null;
+function codesKey(part: PartRecord, task: AggregateTask): string | null {
+  return cacheableKey(task.key) ? `${part.id}/\u0000group:${JSON.stringify(task.key, (_, v) => (typeof v === 'bigint' ? String(v) : v))}` : null;
+}
+
+function cacheCodes(ctx: StoreContext, key: string, codes: GroupCodes, rows: number): void {
+  const data = makeData({ type: new Int32(), length: rows, data: codes.codes });
+  groupKeys.set(data, codes.keys);
+  const keyBytes = codes.keys.reduce<number>((n, k) => n + (typeof k === 'string' ? 2 * k.length + 16 : 16), 0);
+  ctx.cache.put(key, { data, bytes: codes.codes.byteLength + keyBytes });
 }
 
 function keyType(snap: Snapshot, task: AggregateTask): DataType {

@@ -40,52 +40,59 @@ export class NumberGroups {
 
 /** Distinct byte strings `data[start, end)` → dense ids; keeps the first occurrence's range per id. */
 export class BytesGroups {
-  /** Start and end of each id's first occurrence in `data`. */
-  readonly starts: number[] = [];
-  readonly ends: number[] = [];
+  size = 0;
+  /** Start and end of each id's first occurrence in `data` (the first `size` entries). */
+  starts = new Int32Array(32);
+  ends = new Int32Array(32);
+  private hashes = new Int32Array(32);
   private slots = new Int32Array(64);
-  private hashes: number[] = [];
 
   constructor(private readonly data: Uint8Array) {}
 
-  get size(): number {
-    return this.starts.length;
-  }
-
   id(start: number, end: number): number {
     const d = this.data;
-    let h = 0x811c9dc5;
+    let h = 0x811c9dc5 | 0;
     for (let i = start; i < end; i++) h = Math.imul(h ^ d[i]!, 0x01000193);
-    h >>>= 0;
-    const mask = this.slots.length - 1;
-    for (let p = h; ; p++) {
-      const s = this.slots[p & mask]!;
-      if (s === 0) return this.add(p & mask, h, start, end);
+    const slots = this.slots;
+    const mask = slots.length - 1;
+    for (let p = h & mask; ; p = (p + 1) & mask) {
+      const s = slots[p]!;
+      if (s === 0) return this.add(p, h, start, end);
       const g = s - 1;
-      if (this.hashes[g] === h && this.equal(this.starts[g]!, this.ends[g]!, start, end)) return g;
+      if (this.hashes[g] === h) {
+        let a = this.starts[g]!;
+        const aEnd = this.ends[g]!;
+        if (aEnd - a === end - start) {
+          let b = start;
+          while (a < aEnd && d[a] === d[b]) a++, b++;
+          if (a === aEnd) return g;
+        }
+      }
     }
   }
 
-  private equal(a: number, aEnd: number, b: number, bEnd: number): boolean {
-    if (aEnd - a !== bEnd - b) return false;
-    const d = this.data;
-    for (; a < aEnd; a++, b++) if (d[a] !== d[b]) return false;
-    return true;
-  }
-
   private add(slot: number, h: number, start: number, end: number): number {
-    this.starts.push(start);
-    this.ends.push(end);
-    this.hashes.push(h);
-    this.slots[slot] = this.starts.length;
-    if (this.starts.length * 2 > this.slots.length) this.grow();
-    return this.starts.length - 1;
+    const g = this.size++;
+    if (g === this.starts.length) {
+      const grow = (a: Int32Array) => {
+        const b = new Int32Array(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      [this.starts, this.ends, this.hashes] = [grow(this.starts), grow(this.ends), grow(this.hashes)];
+    }
+    this.starts[g] = start;
+    this.ends[g] = end;
+    this.hashes[g] = h;
+    this.slots[slot] = g + 1;
+    if (this.size * 2 > this.slots.length) this.rehash();
+    return g;
   }
 
-  private grow(): void {
+  private rehash(): void {
     this.slots = new Int32Array(this.slots.length * 2);
     const mask = this.slots.length - 1;
-    for (let g = 0; g < this.hashes.length; g++) {
+    for (let g = 0; g < this.size; g++) {
       let p = this.hashes[g]! & mask;
       while (this.slots[p] !== 0) p = (p + 1) & mask;
       this.slots[p] = g + 1;

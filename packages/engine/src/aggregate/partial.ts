@@ -28,46 +28,80 @@ export interface PartialAggregate {
   readonly fields: FieldPartial[];
 }
 
+/** Group ids of every row of a partition for a key (-1 never occurs), and the key of each id. */
+export interface GroupCodes {
+  readonly codes: Int32Array;
+  readonly keys: KeyValue[];
+}
+
 /**
- * Groups the rows `sel[0..n)` (every row when `sel` is null) of one partition and aggregates
- * them. `h3Keys` may carry the precomputed cell keys of an `h3point` key (NaN for null points);
- * when absent they are computed and returned for caching.
+ * Groups the rows `sel[0..n)` (every row when `sel` is null) of a `length`-row partition and aggregates
+ * them. Keys that are a bare number/string column or `h3(lat, lon, res)` are first turned into
+ * group codes for every row of the partition (`codes`: given from the column cache, else computed
+ * and returned for caching), so a repeated group-by is one array lookup per row.
  */
-export function partialAggregate(task: AggregateTask, cols: Readonly<Record<string, TaskColumn>>, sel: Int32Array | null, n: number, h3Keys?: Float64Array): { partial: PartialAggregate; h3Keys?: Float64Array } {
-  const rowAt = sel === null ? (j: number) => j : (j: number) => sel[j]!;
-  const grouping = groupRows(task.key, cols, rowAt, n, h3Keys);
+export function partialAggregate(task: AggregateTask, cols: Readonly<Record<string, TaskColumn>>, length: number, sel: Int32Array | null, n: number, cached?: GroupCodes): { partial: PartialAggregate; codes?: GroupCodes } {
+  const fresh = cached ? undefined : groupCodes(task.key, cols, length);
+  const codes = cached ?? fresh;
+  let grouping: Grouping;
+  if (codes) {
+    const gids = sel === null ? codes.codes : Int32Array.from({ length: n }, (_, j) => codes.codes[sel[j]!]!);
+    grouping = { rows: sel, gids, pairs: n, keys: codes.keys };
+  } else {
+    const rowAt = sel === null ? (j: number) => j : (j: number) => sel[j]!;
+    grouping = groupRows(task.key, cols, rowAt, n);
+  }
   const groups = grouping.keys.length;
   const count = new Float64Array(groups);
   const { rows, gids, pairs } = grouping;
   for (let p = 0; p < pairs; p++) count[gids[p]!]!++;
   const fields = task.fields.map((f) => accumulate(cols[f.name]!, f.column.physical, rows, gids, pairs, groups));
-  return { partial: { keys: grouping.keys, count, fields }, h3Keys: grouping.h3Keys };
+  return { partial: { keys: grouping.keys, count, fields }, codes: fresh };
+}
+
+/** Whether a key's group codes can be computed once per partition and cached. */
+export function cacheableKey(key: GroupKey): boolean {
+  if (key.kind === 'h3point') return true;
+  return key.kind === 'expr' && key.typed.kind === 'column' && (NUMBER_KINDS.test(key.typed.physical) || /^(large)?utf8$/.test(key.typed.physical));
+}
+
+const NUMBER_KINDS = /^(u?int(8|16|32)|float32|float64|date32)$/;
+
+// group codes of all rows for a cacheable key (in a SharedArrayBuffer), else undefined
+function groupCodes(key: GroupKey, cols: Readonly<Record<string, TaskColumn>>, length: number): GroupCodes | undefined {
+  if (!cacheableKey(key)) return undefined;
+  const all = (j: number) => j;
+  let g: Grouping;
+  if (key.kind === 'h3point') {
+    const cells = h3PointKeys(cols[key.lat.name]!, cols[key.lon.name]!, key.res);
+    g = byNumbers(cells, null, all, length, (k) => (k !== k ? null : keyCell(k, key.res)));
+  } else {
+    const typed = key.kind === 'expr' && key.typed.kind === 'column' ? key.typed : null;
+    const col = cols[typed!.name]!;
+    g = NUMBER_KINDS.test(typed!.physical) ? byNumbers(col.values as ArrayLike<number>, col.validity, all, length, (k) => k) : byBytes(col, all, length);
+  }
+  const codes = new Int32Array(new SharedArrayBuffer(Math.max(8, length * 4)), 0, length);
+  codes.set(g.gids);
+  return { codes, keys: g.keys };
 }
 
 interface Grouping {
-  readonly rows: Int32Array;
+  /** The row of each pair; null: pair p is row p. */
+  readonly rows: Int32Array | null;
   readonly gids: Int32Array;
   readonly pairs: number;
   readonly keys: KeyValue[];
-  readonly h3Keys?: Float64Array;
 }
 
-function groupRows(key: GroupKey, cols: Readonly<Record<string, TaskColumn>>, rowAt: (j: number) => number, n: number, h3Keys?: Float64Array): Grouping {
+function groupRows(key: GroupKey, cols: Readonly<Record<string, TaskColumn>>, rowAt: (j: number) => number, n: number): Grouping {
   switch (key.kind) {
     case 'expr':
-      if (key.typed.kind === 'column') {
-        const col = cols[key.typed.name]!;
-        const p = key.typed.physical;
-        if (/^(u?int(8|16|32)|float32|float64|date32)$/.test(p)) return byNumbers(col.values as ArrayLike<number>, col.validity, rowAt, n, (k) => k);
-        if (p === 'utf8' || p === 'largeutf8') return byBytes(col, rowAt, n);
-      }
       return byValues(key.typed, cols, rowAt, n);
     case 'bucket':
       return byBuckets(key, cols, rowAt, n);
     case 'h3point': {
-      const keys = h3Keys ?? h3PointKeys(cols[key.lat.name]!, cols[key.lon.name]!, key.res);
-      const grouping = byNumbers(keys, null, rowAt, n, (k) => (k !== k ? null : keyCell(k, key.res)));
-      return { ...grouping, h3Keys: h3Keys ? undefined : keys };
+      const keys = h3PointKeys(cols[key.lat.name]!, cols[key.lon.name]!, key.res);
+      return byNumbers(keys, null, rowAt, n, (k) => (k !== k ? null : keyCell(k, key.res)));
     }
     case 'h3geom':
       return byLists(n, rowAt, (r) => {
@@ -80,7 +114,7 @@ function groupRows(key: GroupKey, cols: Readonly<Record<string, TaskColumn>>, ro
 /** The res-`res` cell keys of every row of a lat/lon pair (NaN where either is null). */
 export function h3PointKeys(lat: TaskColumn, lon: TaskColumn, res: number): Float64Array {
   const [la, lo] = [lat.values as Float64Array, lon.values as Float64Array];
-  const out = new Float64Array(new SharedArrayBuffer(Math.max(8, la.length * 8)), 0, la.length);
+  const out = new Float64Array(la.length);
   const valid = (c: TaskColumn, i: number): boolean => c.validity === null || ((c.validity[i >> 3]! >> (i & 7)) & 1) === 1;
   for (let i = 0; i < la.length; i++) out[i] = valid(lat, i) && valid(lon, i) ? pointKey(la[i]!, lo[i]!, res) : NaN;
   return out;
@@ -139,7 +173,7 @@ function byBytes(col: TaskColumn, rowAt: (j: number) => number, n: number): Grou
     } else gids[j] = groups.id(Number(off[r]!), Number(off[r + 1]!));
   }
   const decoder = new TextDecoder();
-  const keys: KeyValue[] = groups.starts.map((s, g) => decoder.decode(data.subarray(s, groups.ends[g]!)));
+  const keys: KeyValue[] = Array.from({ length: groups.size }, (_, g) => decoder.decode(data.subarray(groups.starts[g]!, groups.ends[g]!)));
   if (sawNull) {
     keys.push(null);
     for (let j = 0; j < n; j++) if (gids[j] === -1) gids[j] = keys.length - 1;
@@ -197,7 +231,7 @@ function byLists(n: number, rowAt: (j: number) => number, keysOf: (r: number) =>
 const normal = (k: KeyValue): unknown => (k instanceof Uint8Array ? `\u0000b${Buffer.from(k).toString('hex')}` : k === 0 ? 0 : k);
 const denormal = (k: unknown): KeyValue => (typeof k === 'string' && k.startsWith('\u0000b') ? new Uint8Array(Buffer.from(k.slice(2), 'hex')) : (k as KeyValue));
 
-function accumulate(col: TaskColumn, physical: string, rows: Int32Array, gids: Int32Array, pairs: number, groups: number): FieldPartial {
+function accumulate(col: TaskColumn, physical: string, rows: Int32Array | null, gids: Int32Array, pairs: number, groups: number): FieldPartial {
   const sum = new Float64Array(groups);
   const comp = new Float64Array(groups);
   const cnt = new Float64Array(groups);
@@ -207,7 +241,7 @@ function accumulate(col: TaskColumn, physical: string, rows: Int32Array, gids: I
   if (!/^(u?int|float|date32)/.test(physical)) {
     // count only (strings, bools, ...): non-null values per group
     for (let p = 0; p < pairs; p++) {
-      const r = rows[p]!;
+      const r = rows === null ? p : rows[p]!;
       if (validity === null || ((validity[r >> 3]! >> (r & 7)) & 1) === 1) cnt[gids[p]!]!++;
     }
     return { sum: sum.fill(NaN), comp, n: cnt, min: min.fill(NaN), max: max.fill(NaN) };
@@ -215,7 +249,7 @@ function accumulate(col: TaskColumn, physical: string, rows: Int32Array, gids: I
   const values = col.values as ArrayLike<number | bigint>;
   const wide = values instanceof BigInt64Array || values instanceof BigUint64Array;
   for (let p = 0; p < pairs; p++) {
-    const r = rows[p]!;
+    const r = rows === null ? p : rows[p]!;
     if (validity !== null && ((validity[r >> 3]! >> (r & 7)) & 1) === 0) continue;
     const v = wide ? Number(values[r]!) : (values[r] as number);
     const g = gids[p]!;

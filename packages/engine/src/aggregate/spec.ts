@@ -91,7 +91,8 @@ function bucketKey(e: CallExpr, schema: Schema, query: string): GroupKey {
     if (v.kind !== 'literal' || (typeof v.value !== 'number' && typeof v.value !== 'bigint')) throw typeError(query, b, `a bucket bound must be a number, got '${b.token}' at ${b.pos}`);
     return Number(v.value);
   });
-  return { kind: 'bucket', arg, bounds };
+  // a repeated bound is one bucket
+  return { kind: 'bucket', arg, bounds: [...new Set(bounds)] };
 }
 
 function h3Key(e: CallExpr, schema: Schema, query: string): GroupKey {

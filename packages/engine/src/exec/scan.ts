@@ -68,9 +68,8 @@ function aggregateScan(task: ScanTask): ScanResult {
     }
     count = dropDeleted(sel, count, task.deleted);
   }
-  const cached = task.h3Keys === undefined ? undefined : (task.columns[task.h3Keys]!.values as Float64Array);
-  const { partial, h3Keys } = partialAggregate(task.aggregate!, task.columns, sel, count, cached);
-  return h3Keys ? { count, partial, h3Keys } : { count, partial };
+  const { partial, codes } = partialAggregate(task.aggregate!, task.columns, task.length, sel, count, task.codes);
+  return codes ? { count, partial, codes } : { count, partial };
 }
 
 // every row selected: hand back the input buffers themselves, no copy

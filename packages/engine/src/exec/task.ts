@@ -2,7 +2,7 @@
 import type { ColumnArrays } from '../expr/kernel.js';
 import type { TypedExpr } from '../expr/index.js';
 import type { AggregateTask } from '../aggregate/spec.js';
-import type { PartialAggregate } from '../aggregate/partial.js';
+import type { GroupCodes, PartialAggregate } from '../aggregate/partial.js';
 
 /** A filter as sent to workers: plain data; `key` caches the compiled kernel per worker. */
 export interface TaskFilter {
@@ -35,8 +35,8 @@ export interface ScanTask {
   readonly withRows?: boolean;
   /** Aggregate mode: the group key and fields. */
   readonly aggregate?: AggregateTask;
-  /** Aggregate mode, h3(lat, lon, res) key: the column of `columns` holding cached cell keys, if any. */
-  readonly h3Keys?: string;
+  /** Aggregate mode: cached group codes of the key (see aggregate/partial.ts), if any. */
+  readonly codes?: GroupCodes;
 }
 
 /** One output column of a select; buffers are SharedArrayBuffer-backed (or the input's own). */
@@ -55,6 +55,6 @@ export interface ScanResult {
   readonly rows?: Int32Array;
   /** Aggregate mode: the partition's partial aggregates. */
   readonly partial?: PartialAggregate;
-  /** Aggregate mode: cell keys computed for an h3 point key (SharedArrayBuffer), for the column cache. */
-  readonly h3Keys?: Float64Array;
+  /** Aggregate mode: group codes computed for the key (codes in a SharedArrayBuffer), for the cache. */
+  readonly codes?: GroupCodes;
 }

@@ -112,7 +112,7 @@ export interface TypedGeo {
   readonly kind: 'geo';
   readonly op: 'intersect' | 'contains' | 'within';
   readonly args: readonly TypedColumn[];
-  /** The operand, as canonical WKT. */
+  /** The operand's WKT text (validated by the type checker; parsed again where the kernel is compiled). */
   readonly wkt: string;
   readonly type: 'bool';
 }

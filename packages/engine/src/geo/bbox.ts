@@ -24,23 +24,30 @@ export const isHidden = (name: string): boolean => name.includes('\u0000');
  * @example
  * derivedColumns(schema, columns) // [{ name: 'geom\u0000xmin', data }, ...]
  */
-export function derivedColumns(schema: Schema, columns: readonly Data[]): { name: string; data: Data }[] {
-  const out: { name: string; data: Data }[] = [];
+export function derivedColumns(schema: Schema, columns: readonly Data[]): { name: string; data: Data; sameAs?: string }[] {
+  const out: { name: string; data: Data; sameAs?: string }[] = [];
   for (const name of spatialColumns(schema).geometries) {
     const i = schema.fields.findIndex((f) => f.name === name);
     const boxes = boxesOf(columns[i]!, isWkb(schema.fields[i]!));
     SIDES.forEach((side, s) => {
       const bitmap = columns[i]!.nullCount > 0 ? (columns[i]!.nullBitmap ?? undefined) : undefined;
-      out.push({ name: bboxColumn(name, side), data: fixedData(new Float64(), columns[i]!.length, boxes[s]!, bitmap, columns[i]!.nullCount) });
+      const data = fixedData(new Float64(), columns[i]!.length, boxes[s]!, bitmap, columns[i]!.nullCount);
+      // a partition of points only: xmax is xmin and ymax is ymin, stored once
+      const same = s >= 2 && boxes[s] === boxes[s - 2] ? bboxColumn(name, SIDES[s - 2]!) : undefined;
+      out.push(same ? { name: bboxColumn(name, side), data, sameAs: same } : { name: bboxColumn(name, side), data });
     });
   }
   return out;
 }
 
-/** The boxes of every row of a utf8/binary geometry chunk (offset 0), as four side arrays. */
+/**
+ * The boxes of every row of a utf8/binary geometry chunk (offset 0), as four side arrays; when
+ * every geometry is a point (or null/empty), xmax and ymax are the xmin and ymin arrays themselves.
+ */
 export function boxesOf(data: Data, wkb: boolean): Float64Array[] {
   const n = data.length;
   const sides = SIDES.map(() => new Float64Array(n).fill(NaN));
+  let points = true;
   const validity = data.nullCount > 0 ? data.nullBitmap : null;
   const offsets = data.valueOffsets as Int32Array | BigInt64Array;
   const bytes = data.values as Uint8Array;
@@ -49,8 +56,9 @@ export function boxesOf(data: Data, wkb: boolean): Float64Array[] {
     if (wkb && wkbPoint(bytes, Number(offsets[i]!), Number(offsets[i + 1]!), sides, i)) continue;
     const box = bboxOf(readGeometry(geometryInput(data, i, wkb)));
     if (box) for (let s = 0; s < 4; s++) sides[s]![i] = box[s]!;
+    if (box && (box[0] !== box[2] || box[1] !== box[3])) points = false;
   }
-  return sides;
+  return points ? [sides[0]!, sides[1]!, sides[0]!, sides[1]!] : sides;
 }
 
 // a 2D WKB point (21 bytes) read in place, no parse; false for anything else

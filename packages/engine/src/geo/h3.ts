@@ -1,5 +1,6 @@
 // H3 cells as exact numbers: a res-15 cell kept per row, its parent at any resolution by arithmetic.
 import { h3IndexToSplitLong, latLngToCell, polygonToCells, splitLongToH3Index } from 'h3-js';
+import Centroid from 'jsts/org/locationtech/jts/algorithm/Centroid.js';
 import type { Geometry } from './parse.js';
 
 /**
@@ -53,8 +54,9 @@ export function geometryCells(g: Geometry, res: number): string[] {
     const cells = polygonToCells(rings(g), res, true);
     if (cells.length > 0) return cells;
   }
-  const centroid = (g as unknown as { getCentroid(): { getX(): number; getY(): number; isEmpty(): boolean } }).getCentroid();
-  return centroid.isEmpty() ? [] : [latLngToCell(centroid.getY(), centroid.getX(), res)];
+  if ((g as unknown as { isEmpty(): boolean }).isEmpty()) return [];
+  const c = (Centroid as unknown as { getCentroid(g: Geometry): { x: number; y: number } }).getCentroid(g);
+  return [latLngToCell(c.y, c.x, res)];
 }
 
 const SHIFT = Array.from({ length: 16 }, (_, r) => 8 ** (15 - r));

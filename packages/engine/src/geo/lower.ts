@@ -27,11 +27,11 @@ export function lowerSpatial(e: SpatialExpr, schema: Schema, operand: TypedExpr,
     throw typeError(query, e.operand, `the operand of '${e.op}' must be a WKT string (a literal or a bind variable) at ${e.operand.pos}`);
   }
   let box;
-  let wkt;
+  let wkt: string;
   try {
     const geometry = readGeometry(operand.value);
     box = bboxOf(geometry);
-    wkt = (geometry as unknown as { toText(): string }).toText();
+    wkt = operand.value;
   } catch (err) {
     throw typeError(query, e.operand, `the operand of '${e.op}' is not valid WKT at ${e.operand.pos}: ${(err as Error).message}`);
   }

@@ -2,7 +2,6 @@
 import { createRequire } from 'node:module';
 import type Geometry from 'jsts/org/locationtech/jts/geom/Geometry.js';
 import GeometryFactory from 'jsts/org/locationtech/jts/geom/GeometryFactory.js';
-import 'jsts/org/locationtech/jts/monkey.js'; // installs the predicates (intersects, contains, ...) on Geometry
 import GeoJSONReader from 'jsts/org/locationtech/jts/io/GeoJSONReader.js';
 import wkx from 'wkx';
 

@@ -1,5 +1,6 @@
 // Exact geometry predicates against one query geometry, prepared once and reused for every row.
 import Coordinate from 'jsts/org/locationtech/jts/geom/Coordinate.js';
+import RelateOp from 'jsts/org/locationtech/jts/operation/relate/RelateOp.js';
 import IndexedPointInAreaLocator from 'jsts/org/locationtech/jts/algorithm/locate/IndexedPointInAreaLocator.js';
 import { factory, type Geometry, readGeometry } from './parse.js';
 
@@ -31,11 +32,10 @@ export function geoTest(op: GeoOp, wkt: string): GeoTest {
   const query = readGeometry(wkt);
   // jsts 2.12's PreparedPolygon cannot be constructed (its base constructor runs with no geometry),
   // so non-point rows use the plain predicates, which still short-circuit on envelopes
-  const q = query as unknown as Relate;
   const geometry = (g: Geometry): boolean => {
-    if (op === 'intersect') return q.intersects(g);
-    if (op === 'within') return q.contains(g);
-    return (g as unknown as Relate).contains(query);
+    if (op === 'intersect') return Relate.intersects(g, query);
+    if (op === 'within') return Relate.contains(query, g);
+    return Relate.contains(g, query);
   };
   const areal = (query as unknown as { getDimension(): number }).getDimension() === 2 && query.getArea() > 0;
   const locator = areal ? (new IndexedPointInAreaLocator(query) as unknown as Locator) : null;
@@ -67,11 +67,9 @@ export function geoTest(op: GeoOp, wkt: string): GeoTest {
   };
 }
 
-interface Relate {
-  intersects(g: Geometry): boolean;
-  contains(g: Geometry): boolean;
-  covers(g: Geometry): boolean;
-}
+// jsts's RelateOp directly (its `monkey.js`, which puts these on Geometry, loads overlay, buffer,
+// union and more: seconds of module loading in every process that imports the engine)
+const Relate = RelateOp as unknown as { intersects(a: Geometry, b: Geometry): boolean; contains(a: Geometry, b: Geometry): boolean };
 interface Locator {
   locate(c: { x: number; y: number }): number;
 }

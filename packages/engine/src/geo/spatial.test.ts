@@ -104,3 +104,18 @@ describe('export', () => {
     });
   });
 });
+
+describe('point boxes', () => {
+  it('store xmax/ymax of a points-only partition as the xmin/ymin bytes, and still filter right', async () => {
+    const t = await table();
+    const store = await freshStore();
+    const p = store.table('pts');
+    await p.create(schema);
+    await p.insert(rows.filter((r) => r.geom === null || r.geom.startsWith('POINT')));
+    for (const col of ['geom', 'wkb']) {
+      expect(await ids(p as typeof t, `${col} ~ "${square}"`)).toEqual([1, 6]);
+      expect(await ids(p as typeof t, `${col} within "${square}"`)).toEqual([1, 6]);
+      expect(await ids(p as typeof t, `not (${col} ~ "${square}")`)).toEqual([2]);
+    }
+  });
+});

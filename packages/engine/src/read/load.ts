@@ -13,7 +13,10 @@ const inflight = new WeakMap<StoreContext, Map<string, Promise<Data>>>();
  * through, so a full-table stream does not evict the hot set or grow memory).
  */
 export async function loadColumn(ctx: StoreContext, part: PartRecord, column: string, cache = true): Promise<Data> {
-  const key = `${part.id}/${column}`;
+  // a segment stored under two names (point boxes, geo/bbox.ts) is one cache entry
+  const seg = part.segments.find((s) => s.name === column);
+  const first = seg && part.segments.find((s) => s.offset === seg.offset);
+  const key = `${part.id}/${first?.name ?? column}`;
   const hit = ctx.cache.get(key);
   if (hit) return hit.data;
   const pending = inflightOf(ctx);

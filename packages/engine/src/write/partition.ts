@@ -61,8 +61,15 @@ export async function writePart(ctx: StoreContext, table: string, schema: Schema
     const zones: Record<string, ZoneStats> = {};
     const segments: SegmentRef[] = [];
     void writer.append(encodePrefix());
-    const named = schema.fields.map((field, i) => ({ name: field.name, data: columns[i]! }));
-    for (const { name, data } of [...named, ...derivedColumns(schema, columns)]) {
+    const named = schema.fields.map((field, i) => ({ name: field.name, data: columns[i]!, sameAs: undefined as string | undefined }));
+    for (const { name, data, sameAs } of [...named, ...derivedColumns(schema, columns)]) {
+      const alias = sameAs === undefined ? undefined : segments.find((s) => s.name === sameAs);
+      if (alias) {
+        // identical values (point boxes): a second name for the same bytes, read and cached once
+        segments.push({ name, offset: alias.offset, length: alias.length });
+        zones[name] = zones[sameAs!]!;
+        continue;
+      }
       const bytes = encodeSegment(name, data);
       segments.push({ name, offset: writer.size, length: bytes.length });
       void writer.append(bytes);
