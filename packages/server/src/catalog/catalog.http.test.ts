@@ -69,7 +69,7 @@ describe('create and get', () => {
     expect(bad.status).toBe(400);
     const text = await s.req('POST', '/catalog', { body: 'hello', headers: { 'content-type': 'text/plain' } });
     expect(text.status).toBe(415);
-    expect((await text.json()).code).toBe('UnsupportedMediaType');
+    expect(((await text.json()) as { code: string }).code).toBe('UnsupportedMediaType');
   });
 });
 

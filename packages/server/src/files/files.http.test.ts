@@ -16,7 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => s.close());
 
-const octets = (body: BodyInit) => ({ key: s.aliceKey, body, headers: { 'content-type': 'application/octet-stream' } });
+const octets = (body: RequestInit["body"]) => ({ key: s.aliceKey, body, headers: { 'content-type': 'application/octet-stream' } });
 
 describe('entries and content', () => {
   it('create → upload → download, by name reference and by uuid', async () => {

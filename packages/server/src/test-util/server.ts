@@ -23,7 +23,7 @@ export interface TestServer {
 export interface RequestOptions {
   readonly key?: string | null;
   readonly json?: unknown;
-  readonly body?: BodyInit;
+  readonly body?: RequestInit["body"];
   readonly headers?: Record<string, string>;
 }
 
