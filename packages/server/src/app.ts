@@ -53,6 +53,7 @@ export async function createApp(options: AppOptions): Promise<HaloclineApp> {
     authenticate: authenticator(access, tokens),
   };
 
+  await ctx.files.removeTemps();
   const app = Fastify({
     logger: config.logger === false ? false : { ...(config.logger === true ? {} : config.logger), redact: ['req.headers.authorization', 'req.headers.cookie'] },
     bodyLimit: config.bodyLimit,

@@ -68,3 +68,29 @@ export function externalIssuerFromEnv(env: NodeJS.ProcessEnv): ExternalIssuer[] 
     ...(env.HALOCLINE_OIDC_SCOPE ? { scope: env.HALOCLINE_OIDC_SCOPE } : {}),
   }];
 }
+
+/**
+ * Settings from `HALOCLINE_DOMAIN`, `HALOCLINE_UPLOAD_LIMIT` (bytes), `HALOCLINE_BODY_LIMIT` (bytes),
+ * `HALOCLINE_LIST_BUDGET_MS`, `HALOCLINE_REQUEST_TIMEOUT_MS`, `HALOCLINE_LOG_LEVEL`.
+ */
+export function configFromEnv(env: NodeJS.ProcessEnv): Partial<ServerConfig> {
+  const num = (name: string): number | undefined => {
+    const v = env[name];
+    if (v === undefined || v === '') return undefined;
+    const n = Number(v);
+    if (!Number.isSafeInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got ${JSON.stringify(v)}`);
+    return n;
+  };
+  const out: { -readonly [K in keyof ServerConfig]?: ServerConfig[K] } = {};
+  if (env.HALOCLINE_DOMAIN) out.domain = env.HALOCLINE_DOMAIN;
+  if (env.HALOCLINE_LOG_LEVEL) out.logger = { level: env.HALOCLINE_LOG_LEVEL };
+  const upload = num('HALOCLINE_UPLOAD_LIMIT');
+  if (upload !== undefined) out.uploadLimit = upload;
+  const body = num('HALOCLINE_BODY_LIMIT');
+  if (body !== undefined) out.bodyLimit = body;
+  const budget = num('HALOCLINE_LIST_BUDGET_MS');
+  if (budget !== undefined) out.listBudgetMs = budget;
+  const timeout = num('HALOCLINE_REQUEST_TIMEOUT_MS');
+  if (timeout !== undefined) out.requestTimeout = timeout;
+  return out;
+}

@@ -41,7 +41,14 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= (async () => {
-      await app.close();
+      // keep-alive connections that finish their request while closing would otherwise linger
+      // until the keep-alive timeout: close each as soon as it is idle
+      const sweep = setInterval(() => app.server.closeIdleConnections(), 50);
+      try {
+        await app.close();
+      } finally {
+        clearInterval(sweep);
+      }
       await store.close();
     })();
     return closing;

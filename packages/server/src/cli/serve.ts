@@ -1,5 +1,5 @@
 // `halocline serve`: run the service until SIGTERM/SIGINT, then shut down gracefully.
-import { externalIssuerFromEnv } from '../config.js';
+import { configFromEnv, externalIssuerFromEnv } from '../config.js';
 import { startServer } from '../server.js';
 
 /** Starts the server; resolves to -1 (the process stays up until a signal). */
@@ -10,7 +10,7 @@ export async function serve(opts: { port: number; host: string; data: string }):
     config: {
       dataDir: opts.data,
       externalIssuers: externalIssuerFromEnv(process.env),
-      ...(process.env.HALOCLINE_DOMAIN ? { domain: process.env.HALOCLINE_DOMAIN } : {}),
+      ...configFromEnv(process.env),
     },
   });
   if (server.firstAdminKey) {

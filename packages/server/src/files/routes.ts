@@ -79,7 +79,13 @@ async function download(ctx: AppContext, req: FileReq, reply: FastifyReply): Pro
   if (req.headers['if-none-match'] === etag) return reply.status(304).send();
   const size = rec.meta.size_bytes;
   const ifRange = req.headers['if-range'];
-  const range = ifRange && ifRange !== etag ? undefined : parseRange(req.headers.range, size);
+  let range;
+  try {
+    range = ifRange && ifRange !== etag ? undefined : parseRange(req.headers.range, size);
+  } catch (e) {
+    reply.header('content-range', `bytes */${size}`);
+    throw e;
+  }
   const { stream } = await ctx.files.open(ds.metadata.uuid, name, range);
   if (range) {
     reply.status(206).header('content-range', `bytes ${range.start}-${range.end}/${size}`).header('content-length', range.end - range.start + 1);

@@ -1,7 +1,7 @@
 // Raw file datasets: entries in LMDB ([dataset, 'f', seq] and a name index), bytes in <data>/raw/<dataset>/.
 import { randomUUID } from 'node:crypto';
 import { createReadStream, type ReadStream } from 'node:fs';
-import { mkdir, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { ServerDb } from '../db.js';
@@ -127,6 +127,20 @@ export class RawFileStore {
       last = rec.seq;
     }
     return { results, next: null };
+  }
+
+  /** Removes temp files a crash left mid-upload (call before serving; the server is the only writer). */
+  async removeTemps(): Promise<number> {
+    let removed = 0;
+    const datasets = await readdir(this.dir).catch(() => [] as string[]);
+    for (const ds of datasets) {
+      const names = await readdir(join(this.dir, ds)).catch(() => [] as string[]);
+      for (const name of names.filter((n) => n.startsWith('.tmp-'))) {
+        await rm(join(this.dir, ds, name), { force: true });
+        removed++;
+      }
+    }
+    return removed;
   }
 
   /** Creates the dataset's directory (storage provisioning). */

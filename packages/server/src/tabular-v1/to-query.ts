@@ -13,9 +13,10 @@ const FLIP = { eq: 'eq', gt: 'lt', gte: 'lte', lt: 'gt', lte: 'gte' } as const;
 /**
  * The engine filter for an OQS filter over columns (`$depth`), or undefined when some part
  * (geometry operators, nested paths, match-by-example) must be evaluated row by row instead.
- * `{kind: 'all'}` gives the empty query.
+ * `{kind: 'all'}` gives the empty query. A comparison with a null column is false (not unknown), as in
+ * the row-by-row evaluation, so `#NEGATE` selects the same rows either way.
  * @example
- * toEngineFilter(parseOqs({ '#GREATER_THAN': ['$depth', 100] })) // { query: '`depth` > $v0', vars: { v0: 100 } }
+ * toEngineFilter(parseOqs({ '#GREATER_THAN': ['$depth', 100] })) // { query: '`depth` is not null and `depth` > $v0', vars: { v0: 100 } }
  */
 export function toEngineFilter(n: OqsNode): EngineFilter | undefined {
   const vars: Record<string, unknown> = {};
@@ -50,13 +51,15 @@ function emit(n: OqsNode, vars: Record<string, unknown>): string | undefined {
       if (l === undefined) return undefined;
       if (right.kind === 'literal' && right.value === null) return op === 'eq' ? `${l} is null` : undefined;
       const r = right.kind === 'path' ? column(right) : bind(right.value, vars);
-      return r === undefined ? undefined : `${l} ${OPS[op]} ${r}`;
+      if (r === undefined) return undefined;
+      const nulls = right.kind === 'path' ? `${l} is not null and ${r} is not null` : `${l} is not null`;
+      return `${nulls} and ${l} ${OPS[op]} ${r}`;
     }
     case 'in': {
       const c = column(n.value);
       if (c === undefined || n.list.kind !== 'literal' || !Array.isArray(n.list.value) || n.list.value.length === 0) return undefined;
       const items = n.list.value.map((v) => bind(v, vars));
-      return items.some((i) => i === undefined) ? undefined : `${c} in (${items.join(', ')})`;
+      return items.some((i) => i === undefined) ? undefined : `${c} is not null and ${c} in (${items.join(', ')})`;
     }
     case 'null':
     case 'nonNull': {

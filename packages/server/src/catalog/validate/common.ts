@@ -6,6 +6,7 @@ import { invalid, isObject, object, optionalString, show, string } from './check
 export const NAME = /^[a-zA-Z0-9][a-zA-Z0-9\-_.]*$/;
 const KIND = /^[^/\s]+\/[^/\s]+$/;
 const VERSION = /^v[0-9]+((alpha|beta)[0-9]+)?$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const KNOWN_TOP = new Set(['kind', 'version', 'metadata', 'spec', 'owner', 'status']);
 
 /** Kind, version and metadata of a manifest body; `spec` still unchecked. */
@@ -28,6 +29,7 @@ export function validateHeader(body: unknown, kinds: Kinds): { type: ResourceTyp
     if (!['name', 'uuid', 'display_name', 'description', 'labels'].includes(k)) throw invalid(`metadata.${k}`, 'unknown field (expected name, uuid, display_name, description, labels)');
   }
   const uuid = optionalString(md.uuid, 'metadata.uuid');
+  if (uuid !== undefined && !UUID.test(uuid)) throw invalid('metadata.uuid', `expected a UUID such as 0b6c…-…, got ${show(uuid)}`);
   const metadata = {
     name,
     ...(uuid !== undefined ? { uuid } : {}),

@@ -1,0 +1,125 @@
+// Tabular v1 writes that need engine transactions: POST /data/{ref}/delete, PATCH /data/{ref}, /stage.
+// NOT REGISTERED YET: the engine's `t.begin()` (issue 3) is on another branch. After it merges, app.ts
+// calls `transactionRoutes(api, ctx)`, insertRows passes `stage_id` to `stageOf(...).tx.insert`, and
+// these handlers get their HTTP tests. Until then the routes answer 404 and `stage_id` is a 400.
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Table } from '@halocline/engine';
+import { badRequest, notFound } from '../errors.js';
+import { boolParam, jsonBody } from '../http/body.js';
+import type { AppContext } from '../http/context.js';
+import { checkWrite, dataPrefixes, datasetWithClass } from '../http/datasets.js';
+import { parseOqs } from '../oqs/index.js';
+import { toEngineFilter } from './to-query.js';
+
+/** The part of the engine transaction API (issue 3) these routes use. */
+export interface EngineTransaction {
+  insert(rows: readonly Record<string, unknown>[]): Promise<void>;
+  delete(filter: string, options: { vars: Record<string, unknown> }): Promise<number>;
+  replace(filter: string, options: { vars: Record<string, unknown> }): AsyncIterable<Record<string, unknown>>;
+  commit(): Promise<void>;
+  rollback(): Promise<void>;
+}
+type Transactional = Table & { begin(): Promise<EngineTransaction> };
+
+/** Whether the engine offers transactions. */
+export function hasTransactions(t: Table): t is Transactional {
+  return typeof (t as Partial<Transactional>).begin === 'function';
+}
+
+/** Open stages (transactions) by id; process-local, rolled back when the server closes. */
+const stages = new Map<string, { dataset: string; tx: EngineTransaction; created: string }>();
+
+/** Registers delete, update and stage routes when the engine supports transactions. */
+export function transactionRoutes(app: FastifyInstance, ctx: AppContext): void {
+  if (!hasTransactions(ctx.store.table('probe'))) return;
+  const tags = ['tabular v1'];
+  const writable = (req: FastifyRequest, op: string) => {
+    const ds = datasetWithClass(ctx, req, 'tabular', op);
+    checkWrite(req, ds);
+    return { ds, t: ctx.store.table(ds.metadata.uuid) as Transactional };
+  };
+  app.addHook('onClose', async () => {
+    for (const [id, s] of stages) {
+      stages.delete(id);
+      await s.tx.rollback().catch(() => undefined);
+    }
+  });
+  for (const p of dataPrefixes(ctx)) {
+    app.post(`${p}/delete`, { schema: { tags, summary: 'Delete rows matching an OQS filter' } }, async (req) => {
+      const { t } = writable(req, 'deleting rows');
+      const f = engineFilter(jsonBody(req));
+      return { num_rows: await inTransaction(t, (tx) => tx.delete(f.query, { vars: f.vars })) };
+    });
+    app.patch(`${p}`, { schema: { tags, summary: 'Update rows: {update_filters, data}' } }, async (req) => {
+      const { t } = writable(req, 'updating rows');
+      const body = jsonBody(req) as { update_filters?: unknown; data?: unknown } | undefined;
+      const f = engineFilter(body?.update_filters);
+      const patch = body?.data;
+      if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) throw badRequest('data: expected an object of column to new value');
+      return {
+        num_rows: await inTransaction(t, async (tx) => {
+          // matches are computed first (replace), each row re-inserted with the new values
+          const rows: Record<string, unknown>[] = [];
+          for await (const old of tx.replace(f.query, { vars: f.vars })) rows.push({ ...old, ...(patch as Record<string, unknown>) });
+          await tx.insert(rows);
+          return rows.length;
+        }),
+      };
+    });
+    app.post(`${p}/stage`, { schema: { tags, summary: 'Stage: {action: create|commit, stage_id?}' } }, async (req) => {
+      const { ds, t } = writable(req, 'staging');
+      const body = jsonBody(req) as { action?: unknown; stage_id?: unknown } | undefined;
+      if (body?.action === 'create') {
+        const id = randomUUID();
+        stages.set(id, { dataset: ds.metadata.uuid, tx: await t.begin(), created: new Date().toISOString() });
+        return { stage_id: id, status: 'active' };
+      }
+      if (body?.action === 'commit') {
+        const s = stageOf(String(body.stage_id), ds.metadata.uuid);
+        stages.delete(String(body.stage_id));
+        await s.tx.commit();
+        return { stage_id: body.stage_id, status: 'committed' };
+      }
+      throw badRequest('action: expected "create" or "commit"');
+    });
+    app.get<{ Params: { id: string } }>(`${p}/stage/:id`, { schema: { tags, summary: 'A stage' } }, async (req) => {
+      const ds = datasetWithClass(ctx, req, 'tabular', 'reading a stage');
+      const s = stageOf(req.params.id, ds.metadata.uuid);
+      return { stage_id: req.params.id, status: 'active', created_time: s.created };
+    });
+    app.delete<{ Params: { id: string }; Querystring: { force_delete?: string } }>(`${p}/stage/:id`, { schema: { tags, summary: 'Roll a stage back' } }, async (req, reply) => {
+      const { ds } = writable(req, 'deleting a stage');
+      boolParam(req.query.force_delete, 'force_delete', false);
+      const s = stageOf(req.params.id, ds.metadata.uuid);
+      stages.delete(req.params.id);
+      await s.tx.rollback();
+      return reply.status(204).send();
+    });
+  }
+}
+
+/** The open stage `id` of a dataset (inserts with `stage_id` use it); 404 otherwise. */
+export function stageOf(id: string, dataset: string): { tx: EngineTransaction; created: string } {
+  const s = stages.get(id);
+  if (!s || s.dataset !== dataset) throw notFound(`no open stage ${id} on this dataset`);
+  return s;
+}
+
+async function inTransaction<T>(t: Transactional, work: (tx: EngineTransaction) => Promise<T>): Promise<T> {
+  const tx = await t.begin();
+  try {
+    const out = await work(tx);
+    await tx.commit();
+    return out;
+  } catch (e) {
+    await tx.rollback().catch(() => undefined);
+    throw e;
+  }
+}
+
+function engineFilter(body: unknown): { query: string; vars: Record<string, unknown> } {
+  const f = toEngineFilter(parseOqs(body));
+  if (!f) throw badRequest('this filter cannot be evaluated by the engine (geometry operators, nested paths or match-by-example); use comparisons on columns');
+  return f.query === '' ? { query: '1 == 1', vars: {} } : f;
+}
