@@ -36,7 +36,7 @@ const table = (kinds: readonly string[]) =>
   fc.integer({ min: 1, max: 25 }).chain((n) => fc.array(column(n, kinds), { minLength: 1, maxLength: 5 }));
 
 const rowsOf = (columns: readonly Column[]) =>
-  columns[0]!.values.map((_, i) => Object.fromEntries(columns.map((c, k) => [`c${k}`, c.values[i]])));
+  columns[0]!.values.map((_, i): Record<string, Value> => Object.fromEntries(columns.map((c, k) => [`c${k}`, c.values[i] as Value])));
 
 describe('ingest round trips (property)', () => {
   it('Parquet written by parquet-wasm: types and values kept', async () => {
