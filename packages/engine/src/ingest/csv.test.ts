@@ -1,7 +1,7 @@
 // CSV ingest through the public entry: RFC 4180 details, type inference, conversion into a schema.
 import { Field, Int32, Schema, TimestampMillisecond, Utf8 } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
-import { isHaloclineError } from '../index.js';
+import { type IngestProgress, isHaloclineError } from '../index.js';
 import { freshStore } from '../test-util/store.js';
 
 const fresh = () => freshStore();
@@ -52,5 +52,23 @@ describe('CSV ingest', () => {
     expect(e).toMatchObject({ row: 2, column: 'n' });
     expect((e as Error).message).toMatch(/file "bad\.csv".*row 2, column "n".*"five"/);
     expect(await t.select().count()).toBe(2);
+  });
+
+  it('rejects malformed quoting with InvalidData naming the record, and creates no table', async () => {
+    const t = (await fresh()).table('t');
+    const e = await t.raw.ingest(await t.raw.upload('q.csv', text('a,b\n1,x\n2,"open\n3,y\n'))).catch((x: unknown) => x);
+    expect(isHaloclineError(e, 'InvalidData')).toBe(true);
+    expect((e as Error).message).toMatch(/file "q\.csv": record 2 \(0 is the header\): quoted field unterminated/);
+    expect(await t.schema()).toBeUndefined();
+  });
+
+  it('reports progress per batch (about 8,192 rows), ending at every row and the whole file', async () => {
+    const t = (await fresh()).table('t');
+    const csv = `n,s\n${Array.from({ length: 40_000 }, (_, i) => `${i},"r${i}"`).join('\n')}\n`;
+    const progress: IngestProgress[] = [];
+    await t.raw.ingest(await t.raw.upload('p.csv', text(csv)), { onProgress: (p) => progress.push(p) });
+    expect(progress.length).toBeGreaterThanOrEqual(4);
+    expect(progress.every((p, i) => i === 0 || (p.rows > progress[i - 1]!.rows && p.bytes > progress[i - 1]!.bytes))).toBe(true);
+    expect(progress.at(-1)).toEqual({ rows: 40_000, bytes: csv.length, totalBytes: csv.length });
   });
 });

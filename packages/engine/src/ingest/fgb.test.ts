@@ -2,6 +2,7 @@
 import { serialize } from 'flatgeobuf/lib/mjs/geojson.js';
 import { describe, expect, it } from 'vitest';
 import wkx from 'wkx';
+import type { IngestProgress } from '../index.js';
 import { freshStore } from '../test-util/store.js';
 
 const fresh = () => freshStore();
@@ -28,6 +29,15 @@ describe('FlatGeobuf ingest', () => {
     const rows = await t.select('station == "S3" or station == "S4"').all();
     expect(rows.map((r) => wkx.Geometry.parse(Buffer.from(r.geometry as Uint8Array)).toWkt())).toEqual(['POINT(3 -3)', 'LINESTRING(0 0,4 4)']);
     expect(rows.map((r) => r.depth)).toEqual([4.5, 6]);
+  });
+
+  it('reports progress as batches land (16,384 features each), ending at every feature and the whole file', async () => {
+    const t = (await fresh()).table('stations');
+    const many = Array.from({ length: 2000 }, (_, i) => ({ ...features[i % 40]!, properties: { station: `S${i}`, depth: i * 1.5, casts: i } }));
+    const bytes = serialize({ type: 'FeatureCollection', features: many } as Parameters<typeof serialize>[0]);
+    const progress: IngestProgress[] = [];
+    await t.raw.ingest(await t.raw.upload('many.fgb', bytes), { onProgress: (p) => progress.push(p) });
+    expect(progress).toEqual([{ rows: 2000, bytes: bytes.length, totalBytes: bytes.length }]);
   });
 
   it('appends into an existing table built from an earlier file', async () => {

@@ -120,6 +120,17 @@ describe('Parquet ingest', () => {
     expect(wkx.Geometry.parse(Buffer.from(row!.geom as Uint8Array)).toWkt()).toBe('POINT(3 -3)');
   });
 
+  it('fails on a value that does not convert (the file row and column named) and leaves the table as it was', async () => {
+    const { store } = await fresh();
+    const t = store.table('obs');
+    await t.create(new Schema([new Field('id', new Int64(), false), new Field('depth', new Int64(), true), new Field('name', new Utf8(), true)]));
+    await t.insert([{ id: 1n, depth: 2n, name: 'kept' }]);
+    const e = await t.raw.ingest(await t.raw.upload('a.parquet', parquetOf(3000, pw.Compression.SNAPPY)), { opt: 'truncate' }).catch((x: unknown) => x);
+    expect(e).toMatchObject({ code: 'InvalidData', column: 'depth', row: 1 });
+    expect((e as Error).message).toMatch(/file "a\.parquet"/);
+    expect(await t.select().all()).toEqual([{ id: 1n, depth: 2n, name: 'kept' }]);
+  });
+
   it('rejects a damaged file with InvalidData and leaves nothing behind', async () => {
     const { store } = await fresh();
     const t = store.table('bad');

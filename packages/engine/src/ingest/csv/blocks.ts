@@ -5,6 +5,7 @@ import type { Readable } from 'node:stream';
 
 /** Bytes per block handed to a worker. */
 const BLOCK_BYTES = 1 << 20;
+const MAX_CARRY = 16 * BLOCK_BYTES;
 const QUOTE = 0x22;
 const NEWLINE = 0x0a;
 
@@ -33,6 +34,8 @@ export async function* recordBlocks(input: Readable, start: number): AsyncGenera
       size = 0;
       if (buf.indexOf(QUOTE) >= 0) return offset;
       const cut = buf.lastIndexOf(NEWLINE) + 1;
+      // no newline in many blocks (a huge record, or CR line ends): stop holding it, parse sequentially
+      if (cut === 0 && buf.length > MAX_CARRY) return offset;
       if (cut > 0) yield { bytes: buf.subarray(0, cut), end: offset + cut };
       carry = buf.subarray(cut);
       offset += cut;
