@@ -22,13 +22,14 @@ const reader = new GeoJSONReader(factory);
  * @example
  * checkGeometry({ type: 'Point', coordinates: [200, 0] }, true) // 'coordinates[0]: longitude 200 is outside [-180, 180]'
  */
-export function checkGeometry(value: unknown, ranges: boolean): string | undefined {
+export function checkGeometry(value: unknown, ranges: boolean, nesting = 0): string | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'is not a GeoJSON geometry object';
   const g = value as { type?: unknown; coordinates?: unknown; geometries?: unknown };
   if (g.type === 'GeometryCollection') {
     if (!Array.isArray(g.geometries)) return 'GeometryCollection needs a geometries array';
+    if (nesting >= 8) return 'GeometryCollections nest deeper than 8';
     for (const [i, part] of g.geometries.entries()) {
-      const problem = checkGeometry(part, ranges);
+      const problem = checkGeometry(part, ranges, nesting + 1);
       if (problem) return `geometries[${i}]: ${problem}`;
     }
     return undefined;

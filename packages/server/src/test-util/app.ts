@@ -42,6 +42,7 @@ export async function post(app: FastifyInstance, url: string, body: unknown, kin
 export function expectError(r: Reply, status: number, pattern?: RegExp): string {
   expect(r.status, JSON.stringify(r.body)).toBe(status);
   expect(Object.keys(r.body).sort()).toEqual(['code', 'description']);
+  assertValid('exception', r.body);
   expect(typeof r.body.code).toBe('string');
   if (pattern) expect(r.body.description).toMatch(pattern);
   return r.body.description as string;

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 
 /** The documents a STAC API serves. */
-export type DocumentKind = 'landing' | 'conformance' | 'collections' | 'collection' | 'item' | 'itemCollection';
+export type DocumentKind = 'landing' | 'conformance' | 'collections' | 'collection' | 'item' | 'itemCollection' | 'exception';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const spec = join(here, 'stac-v1.0.0');
@@ -49,6 +49,7 @@ const validators: Record<DocumentKind, ValidateFunction[]> = {
   collections: [ajv.compile({ type: 'object', required: ['collections', 'links'], properties: { collections: { type: 'array', items: { $ref: 'https://schemas.stacspec.org/v1.0.0/collection-spec/json-schema/collection.json#' } }, links: { $ref: `${API_BASE}core/commons.yaml#/components/schemas/links` } } })],
   item: [stac('item-spec/json-schema/item.json')],
   itemCollection: [ajv.compile(itemCollectionApi)],
+  exception: [component('core/commons.yaml', 'exception')],
 };
 
 /**

@@ -93,6 +93,15 @@ describe('CQL2 text', () => {
   });
 });
 
+it('limits nesting depth instead of overflowing the stack', () => {
+  expect(() => parseCql2Text(`${'('.repeat(5000)}TRUE${')'.repeat(5000)}`)).toThrow(/nesting deeper than 64/);
+  expect(() => parseCql2Text(`${'NOT '.repeat(5000)}TRUE`)).toThrow(/nesting deeper than 64/);
+  let deep: unknown = true;
+  for (let i = 0; i < 5000; i++) deep = { op: 'not', args: [deep] };
+  expect(() => parseCql2Json(deep)).toThrow(/nesting deeper than 64/);
+  expect(parseCql2Text(`${'('.repeat(60)}TRUE${')'.repeat(60)}`)).toEqual({ kind: 'literal', value: true });
+});
+
 describe('CQL2 JSON', () => {
   it('evaluates the same operators', () => {
     expect(matches(parseCql2Json({ op: 'and', args: [{ op: '=', args: [{ property: 'storage_class' }, 'tabular'] }, { op: 's_intersects', args: [{ property: 'geometry' }, { type: 'Point', coordinates: [5, 5] }] }] }))).toEqual(['Argo 2020']);

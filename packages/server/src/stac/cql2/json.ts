@@ -1,6 +1,7 @@
 // CQL2 JSON → AST: `{op, args}` objects, `{property}`, `{timestamp}`, `{date}`, `{interval}`, `{bbox}`, GeoJSON.
 import { StacError } from '../errors.js';
 import { SPATIAL_OPS, TEMPORAL_OPS, type CompareOp, type Expr, type Operand, type SpatialOp, type TemporalOp } from './ast.js';
+import { MAX_DEPTH } from './text.js';
 import { bboxProblem, boundProblem, dateProblem, geometryProblem, timestampProblem } from './literals.js';
 
 /**
@@ -9,12 +10,13 @@ import { bboxProblem, boundProblem, dateProblem, geometryProblem, timestampProbl
  * parseCql2Json({ op: '=', args: [{ property: 'collection' }, 'c1'] })
  */
 export function parseCql2Json(value: unknown): Expr {
-  return expr(value, 'filter');
+  return expr(value, 'filter', 0);
 }
 
 const COMPARE = new Set(['=', '<>', '<', '<=', '>', '>=']);
 
-function expr(v: unknown, path: string): Expr {
+function expr(v: unknown, path: string, depth: number): Expr {
+  if (depth > MAX_DEPTH) fail(path, `nesting deeper than ${MAX_DEPTH}`, undefined);
   if (typeof v === 'boolean') return { kind: 'literal', value: v };
   if (!isObject(v) || typeof v['op'] !== 'string' || !Array.isArray(v['args'])) fail(path, 'expected a boolean or an {"op", "args"} object', v);
   const op = (v['op'] as string).toLowerCase();
@@ -22,9 +24,9 @@ function expr(v: unknown, path: string): Expr {
   const at = (i: number) => `${path}.args[${i}]`;
   if (op === 'and' || op === 'or') {
     if (args.length < 2) fail(path, `${op} needs at least 2 args`, v);
-    return { kind: op, args: args.map((a, i) => expr(a, at(i))) };
+    return { kind: op, args: args.map((a, i) => expr(a, at(i), depth + 1)) };
   }
-  if (op === 'not') return { kind: 'not', arg: expr(arity(args, 1, path, op)[0], at(0)) };
+  if (op === 'not') return { kind: 'not', arg: expr(arity(args, 1, path, op)[0], at(0), depth + 1) };
   if (COMPARE.has(op)) {
     const [l, r] = arity(args, 2, path, op);
     return { kind: 'compare', op: op as CompareOp, left: operand(l, at(0)), right: operand(r, at(1)) };

@@ -21,8 +21,12 @@ export function parseCql2Text(text: string): Expr {
 
 const COMPARE = new Set(['=', '<>', '<', '<=', '>', '>=']);
 
+/** Deepest nesting of parentheses and NOT a filter may have (deeper is a 400, not a stack overflow). */
+export const MAX_DEPTH = 64;
+
 class Parser {
   #i = 0;
+  #depth = 0;
   constructor(readonly tokens: readonly Token[], readonly text: string) {}
 
   peek(offset = 0): Token {
@@ -42,15 +46,24 @@ class Parser {
   }
 
   not(): Expr {
-    if (this.keyword('NOT')) return { kind: 'not', arg: this.not() };
+    if (this.keyword('NOT')) return { kind: 'not', arg: this.nested(() => this.not()) };
     return this.primary();
+  }
+
+  nested<T>(fn: () => T): T {
+    if (++this.#depth > MAX_DEPTH) throw this.error(`nesting deeper than ${MAX_DEPTH}`);
+    try {
+      return fn();
+    } finally {
+      this.#depth--;
+    }
   }
 
   primary(): Expr {
     const t = this.peek();
     if (t.type === 'op' && t.text === '(') {
       this.#i++;
-      const e = this.or();
+      const e = this.nested(() => this.or());
       this.expect(')');
       return e;
     }

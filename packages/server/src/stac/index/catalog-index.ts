@@ -50,13 +50,14 @@ export class CatalogIndex {
   readonly #collections = new SortedArray<CollectionEntry>(byCreated);
   readonly #collectionEntries = new Map<string, CollectionEntry>();
   readonly #stop: () => void;
+  #loading = false;
   /** Incremented on every change; caches derived from several entries compare it. */
   version = 0;
 
   constructor(source: CatalogSource, kinds: Kinds) {
     this.#kinds = kinds;
     this.#stop = source.onChange((c) => this.apply(c));
-    for (const r of source.all()) this.#put(r);
+    this.#bulkLoad(source.all());
   }
 
   /** Applies one change (the source's listener). */
@@ -119,6 +120,27 @@ export class CatalogIndex {
     return this.#time.search({ minX: clampTime(start), minY: 0, maxX: clampTime(end), maxY: 0 }).map((n) => n.entry);
   }
 
+  // the initial load: maps first, then each dataset's entry once, trees bulk-loaded (rbush `load`)
+  #bulkLoad(resources: Iterable<Resource>): void {
+    this.#loading = true;
+    for (const r of resources) this.#put(r);
+    this.#loading = false;
+    const space: Node[] = [];
+    const time: Node[] = [];
+    const entries: DatasetEntry[] = [];
+    for (const uuid of this.#datasetByName.values()) {
+      const dataset = this.#resources.get(uuid)!;
+      const entry = datasetEntry(this.#kinds, dataset, this.#observablesOf(dataset.metadata.name));
+      entries.push(entry);
+      const nodes = this.#nodesOf(entry);
+      if (nodes.space) space.push(nodes.space);
+      time.push(nodes.time);
+    }
+    this.#space.load(space);
+    this.#time.load(time);
+    this.#order.load(entries);
+  }
+
   #put(r: Resource): void {
     const old = this.#resources.get(r.metadata.uuid);
     if (old) this.#delete(old.metadata.uuid);
@@ -166,21 +188,27 @@ export class CatalogIndex {
   #indexDataset(name: string): void {
     const uuid = this.#datasetByName.get(name);
     const dataset = uuid === undefined ? undefined : this.#resources.get(uuid);
-    if (!uuid || !dataset) return;
+    if (!uuid || !dataset || this.#loading) return;
     this.#unindexDataset(uuid);
-    const observables = [...(this.#observables.get(name) ?? [])].map((o) => this.#resources.get(o)).filter((o) => o !== undefined);
-    const entry = datasetEntry(this.#kinds, dataset, observables);
-    this.#entries.set(uuid, entry);
+    const entry = datasetEntry(this.#kinds, dataset, this.#observablesOf(name));
     this.#order.insert(entry);
-    if (entry.collectionName !== undefined) setOf(this.#members, entry.collectionName).add(uuid);
+    const nodes = this.#nodesOf(entry);
+    this.#time.insert(nodes.time);
+    if (nodes.space) this.#space.insert(nodes.space);
+  }
+
+  #observablesOf(datasetName: string): Resource[] {
+    return [...(this.#observables.get(datasetName) ?? [])].map((o) => this.#resources.get(o)).filter((o) => o !== undefined);
+  }
+
+  // registers the entry in the maps and returns its tree nodes (the caller inserts them)
+  #nodesOf(entry: DatasetEntry): { space?: Node; time: Node } {
+    this.#entries.set(entry.uuid, entry);
+    if (entry.collectionName !== undefined) setOf(this.#members, entry.collectionName).add(entry.uuid);
     const time: Node = { minX: clampTime(entry.start), minY: 0, maxX: clampTime(entry.end), maxY: 0, entry };
-    this.#time.insert(time);
-    let space: Node | undefined;
-    if (entry.box) {
-      space = { minX: entry.box[0], minY: entry.box[1], maxX: entry.box[2], maxY: entry.box[3], entry };
-      this.#space.insert(space);
-    }
-    this.#nodes.set(uuid, space ? { space, time } : { time });
+    const nodes = entry.box ? { space: { minX: entry.box[0], minY: entry.box[1], maxX: entry.box[2], maxY: entry.box[3], entry }, time } : { time };
+    this.#nodes.set(entry.uuid, nodes);
+    return nodes;
   }
 
   #unindexDataset(uuid: string): void {

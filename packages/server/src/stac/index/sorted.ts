@@ -17,6 +17,12 @@ export class SortedArray<T> {
     return this.#items;
   }
 
+  /** Replaces the contents with `items` (any order), sorted once. */
+  load(items: readonly T[]): void {
+    this.#items.length = 0;
+    for (const item of [...items].sort(this.#compare)) this.#items.push(item);
+  }
+
   insert(item: T): void {
     this.#items.splice(this.lowerBound(item), 0, item);
   }
