@@ -20,6 +20,7 @@ import type { AppContext } from './http/context.js';
 import { dataRoutes } from './http/data-routes.js';
 import { datasetStorage } from './http/dataset-storage.js';
 import { installErrorHandler } from './http/error-handler.js';
+import { mountStac } from './http/stac.js';
 import { tabularRoutes } from './tabular-v1/routes.js';
 
 /** What `createApp` needs: an open engine store and the configuration (at least `dataDir`). */
@@ -83,6 +84,7 @@ export async function createApp(options: AppOptions): Promise<HaloclineApp> {
   app.get('/health', { schema: { tags: ['service'], summary: 'Readiness (no credentials needed)' } }, async () => ({ status: 'ok' }));
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   authRoutes(app, access, tokens, key);
+  await mountStac(app, ctx);
   await app.register(async (api) => {
     api.addHook('onRequest', async (req) => {
       req.principal = await ctx.authenticate(req);

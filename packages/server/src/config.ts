@@ -35,6 +35,8 @@ export interface ServerConfig {
   readonly externalIssuers: readonly ExternalIssuer[];
   /** pino logger options, or false for none. */
   readonly logger: boolean | { level: string };
+  /** Whether `/api/stac` needs credentials like every other route (default false: public, as the spec's examples). */
+  readonly stacRequiresAuth: boolean;
 }
 
 /** Defaults for everything but `dataDir`. */
@@ -49,6 +51,7 @@ export const defaultConfig: Omit<ServerConfig, 'dataDir'> = {
   audience: 'halocline',
   externalIssuers: [],
   logger: { level: 'info' },
+  stacRequiresAuth: false,
 };
 
 /** A full configuration from partial settings. */
@@ -71,7 +74,8 @@ export function externalIssuerFromEnv(env: NodeJS.ProcessEnv): ExternalIssuer[] 
 
 /**
  * Settings from `HALOCLINE_DOMAIN`, `HALOCLINE_UPLOAD_LIMIT` (bytes), `HALOCLINE_BODY_LIMIT` (bytes),
- * `HALOCLINE_LIST_BUDGET_MS`, `HALOCLINE_REQUEST_TIMEOUT_MS`, `HALOCLINE_LOG_LEVEL`.
+ * `HALOCLINE_LIST_BUDGET_MS`, `HALOCLINE_REQUEST_TIMEOUT_MS`, `HALOCLINE_LOG_LEVEL`, `HALOCLINE_STAC_AUTH`
+ * (`true`/`1`: the STAC API needs credentials).
  */
 export function configFromEnv(env: NodeJS.ProcessEnv): Partial<ServerConfig> {
   const num = (name: string): number | undefined => {
@@ -84,6 +88,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Partial<ServerConfig> {
   const out: { -readonly [K in keyof ServerConfig]?: ServerConfig[K] } = {};
   if (env.HALOCLINE_DOMAIN) out.domain = env.HALOCLINE_DOMAIN;
   if (env.HALOCLINE_LOG_LEVEL) out.logger = { level: env.HALOCLINE_LOG_LEVEL };
+  if (env.HALOCLINE_STAC_AUTH) out.stacRequiresAuth = ['1', 'true', 'yes'].includes(env.HALOCLINE_STAC_AUTH.toLowerCase());
   const upload = num('HALOCLINE_UPLOAD_LIMIT');
   if (upload !== undefined) out.uploadLimit = upload;
   const body = num('HALOCLINE_BODY_LIMIT');
