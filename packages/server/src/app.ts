@@ -22,6 +22,7 @@ import { datasetStorage } from './http/dataset-storage.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { mountStac } from './http/stac.js';
 import { tabularRoutes } from './tabular-v1/routes.js';
+import { transactionRoutes } from './tabular-v1/transactions.js';
 
 /** What `createApp` needs: an open engine store and the configuration (at least `dataDir`). */
 export interface AppOptions {
@@ -93,6 +94,7 @@ export async function createApp(options: AppOptions): Promise<HaloclineApp> {
     dataRoutes(api, ctx);
     fileRoutes(api, ctx);
     tabularRoutes(api, ctx);
+    transactionRoutes(api, ctx);
   });
   return app as unknown as HaloclineApp;
 }

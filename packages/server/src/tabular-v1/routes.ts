@@ -11,6 +11,7 @@ import { decodeCursor } from './cursor.js';
 import { type ListItem, listRows } from './list.js';
 import { toArrowSchema, toV1Schema } from './schema.js';
 import { validateRows } from './validate-rows.js';
+import { stageOf } from './transactions.js';
 
 const tags = ['tabular v1'];
 /** Most rows one insert request may carry. */
@@ -49,11 +50,13 @@ export async function insertRows(ctx: AppContext, req: FastifyRequest): Promise<
   const ds = datasetWithClass(ctx, req, 'tabular', 'inserting rows');
   checkWrite(req, ds);
   const body = jsonBody(req) as { data?: unknown; stage_id?: unknown } | undefined;
-  if (body?.stage_id !== undefined && body.stage_id !== null) throw badRequest('stage_id: staged writes need engine transactions, which this server does not have yet');
+  const staged = body?.stage_id !== undefined && body.stage_id !== null;
+  if (staged && typeof body.stage_id !== 'string') throw badRequest('stage_id: expected the string returned by POST /stage');
+  const stage = staged ? stageOf(body.stage_id as string, ds.metadata.uuid) : undefined;
   const t = ctx.store.table(ds.metadata.uuid);
   const schema = await schemaOf(t, ds.metadata.name);
   const rows = validateRows(body?.data, schema, MAX_INSERT_ROWS);
-  await t.insert(rows);
+  await (stage ? stage.tx.insert(rows) : t.insert(rows));
   return { num_rows: rows.length };
 }
 

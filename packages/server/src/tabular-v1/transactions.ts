@@ -1,10 +1,7 @@
-// Tabular v1 writes that need engine transactions: POST /data/{ref}/delete, PATCH /data/{ref}, /stage.
-// NOT REGISTERED YET: the engine's `t.begin()` (issue 3) is on another branch. After it merges, app.ts
-// calls `transactionRoutes(api, ctx)`, insertRows passes `stage_id` to `stageOf(...).tx.insert`, and
-// these handlers get their HTTP tests. Until then the routes answer 404 and `stage_id` is a 400.
+// Tabular v1 writes through engine transactions: POST /data/{ref}/delete, PATCH /data/{ref}, /stage.
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Table } from '@halocline/engine';
+import type { Table, Transaction } from '@halocline/engine';
 import { badRequest, notFound } from '../errors.js';
 import { boolParam, jsonBody } from '../http/body.js';
 import type { AppContext } from '../http/context.js';
@@ -12,32 +9,16 @@ import { checkWrite, dataPrefixes, datasetWithClass } from '../http/datasets.js'
 import { parseOqs } from '../oqs/index.js';
 import { toEngineFilter } from './to-query.js';
 
-/** The part of the engine transaction API (issue 3) these routes use. */
-export interface EngineTransaction {
-  insert(rows: readonly Record<string, unknown>[]): Promise<void>;
-  delete(filter: string, options: { vars: Record<string, unknown> }): Promise<number>;
-  replace(filter: string, options: { vars: Record<string, unknown> }): AsyncIterable<Record<string, unknown>>;
-  commit(): Promise<void>;
-  rollback(): Promise<void>;
-}
-type Transactional = Table & { begin(): Promise<EngineTransaction> };
-
-/** Whether the engine offers transactions. */
-export function hasTransactions(t: Table): t is Transactional {
-  return typeof (t as Partial<Transactional>).begin === 'function';
-}
-
 /** Open stages (transactions) by id; process-local, rolled back when the server closes. */
-const stages = new Map<string, { dataset: string; tx: EngineTransaction; created: string }>();
+const stages = new Map<string, { dataset: string; tx: Transaction; created: string }>();
 
-/** Registers delete, update and stage routes when the engine supports transactions. */
+/** Registers the delete, update and stage routes. */
 export function transactionRoutes(app: FastifyInstance, ctx: AppContext): void {
-  if (!hasTransactions(ctx.store.table('probe'))) return;
   const tags = ['tabular v1'];
   const writable = (req: FastifyRequest, op: string) => {
     const ds = datasetWithClass(ctx, req, 'tabular', op);
     checkWrite(req, ds);
-    return { ds, t: ctx.store.table(ds.metadata.uuid) as Transactional };
+    return { ds, t: ctx.store.table(ds.metadata.uuid) };
   };
   app.addHook('onClose', async () => {
     for (const [id, s] of stages) {
@@ -100,13 +81,13 @@ export function transactionRoutes(app: FastifyInstance, ctx: AppContext): void {
 }
 
 /** The open stage `id` of a dataset (inserts with `stage_id` use it); 404 otherwise. */
-export function stageOf(id: string, dataset: string): { tx: EngineTransaction; created: string } {
+export function stageOf(id: string, dataset: string): { tx: Transaction; created: string } {
   const s = stages.get(id);
   if (!s || s.dataset !== dataset) throw notFound(`no open stage ${id} on this dataset`);
   return s;
 }
 
-async function inTransaction<T>(t: Transactional, work: (tx: EngineTransaction) => Promise<T>): Promise<T> {
+async function inTransaction<T>(t: Table, work: (tx: Transaction) => Promise<T>): Promise<T> {
   const tx = await t.begin();
   try {
     const out = await work(tx);
