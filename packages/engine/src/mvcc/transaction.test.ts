@@ -146,6 +146,27 @@ describe('transactions', () => {
     await rejected('Conflict', late.commit());
     expect(await t.select('id >= 300').count()).toBe(7);
   });
+
+  it('keeps deletes from several partitions that compaction merged into one', async () => {
+    const store = await freshStore({ partitionRows: 64, compactRun: 100 });
+    const t = store.table('obs');
+    await t.create(schema);
+    for (let i = 0; i < 3; i++) await t.insert(rows(i * 5, i * 5 + 5)); // three small partitions
+    const tx = await t.begin();
+    expect(await tx.delete('id == 1 or id == 6 or id == 11')).toBe(3); // one row in each
+    const { compactOnce, pickRun } = await import('../write/compact.js');
+    const ctx = (t as unknown as { ctx: Parameters<typeof compactOnce>[0] }).ctx;
+    const { openSnapshot } = await import('../read/snapshot.js');
+    const snap = openSnapshot(ctx, 'obs');
+    snap.release();
+    expect(pickRun(snap.parts, 64, 2)).toHaveLength(3);
+    // merge the three with a run length of 2 (the store's own option would never merge them)
+    Object.assign(ctx.options, { compactRun: 2 });
+    expect(await compactOnce(ctx, 'obs', snap.record.id)).toBe(true);
+    expect(await partsOf(t)).toBe(1);
+    await tx.commit();
+    expect(ids(await t.select().all())).toEqual([0, 2, 3, 4, 5, 7, 8, 9, 10, 12, 13, 14]);
+  });
 });
 
 // the number of partitions a fresh snapshot sees (through the store's internals: no public API for it)

@@ -60,7 +60,18 @@ export async function commit(ctx: StoreContext, name: string, tableId: string, c
           throw new HaloclineError('Conflict', `rows of partition ${p.id} of table "${name}" were deleted while it was rewritten`, { table: name });
         }
       }
-      for (const d of change.deletes ?? []) applyDeletes(tx, name, tableId, d, change.baseVersion ?? current.version, next);
+      // partitions merged since the base map to one target: gather their rows before writing its record
+      const targets = new Map<string, number[]>();
+      for (const d of change.deletes ?? []) {
+        if (d.rows.length === 0) continue;
+        const moved = forwarded(tx, name, tableId, d);
+        const rows = targets.get(moved.part);
+        if (rows) rows.push(...moved.rows);
+        else targets.set(moved.part, [...moved.rows]);
+      }
+      for (const [part, rows] of targets) {
+        applyDeletes(tx, name, tableId, { part, rows: Uint32Array.from(rows).sort() }, change.baseVersion ?? current.version, next);
+      }
       retireParts(tx, tableId, change.remove, next);
       for (const f of change.forwards ?? []) tx.put(forwardKey(tableId, f.part), f);
       let seq = current.nextSeq;
@@ -81,9 +92,7 @@ export async function commit(ctx: StoreContext, name: string, tableId: string, c
 }
 
 // first committer wins: rows another commit deleted after `base` must not be deleted again
-function applyDeletes(tx: MetaTx, name: string, tableId: string, deletes: PartDeletes, base: number, version: number): void {
-  if (deletes.rows.length === 0) return;
-  const d = forwarded(tx, name, tableId, deletes);
+function applyDeletes(tx: MetaTx, name: string, tableId: string, d: PartDeletes, base: number, version: number): void {
   for (const other of newerDeletes(tx, tableId, d.part, base)) {
     const row = firstCommon(d.rows, decodeRows(other.rows));
     if (row >= 0) {

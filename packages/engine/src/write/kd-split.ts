@@ -6,14 +6,14 @@ import { gather } from '../exec/gather.js';
 /**
  * Groups rows [0, n) into leaves of at most `maxRows` rows: each step splits a group at the median
  * key of the column whose keys spread widest relative to the whole input (k-d tree style), so the
- * leaves cover compact, disjoint key ranges (`totalSpans`: each key's spread over the whole table). Rows keep their relative order within a leaf. A group
+ * leaves cover compact, disjoint key ranges (`totalSpans`: each key's spread over the whole table, NaN: unknown, use the input's). Rows keep their relative order within a leaf. A group
  * whose keys are all equal is cut by position.
  */
 export function kdSplit(keys: readonly Float64Array[], n: number, maxRows: number, totalSpans?: readonly number[]): Int32Array[] {
   const all = new Int32Array(n);
   for (let i = 0; i < n; i++) all[i] = i;
   // relative to the whole table when known: a merge of time-ordered deltas spans little time, so it splits on the others
-  const spans = totalSpans ?? keys.map((k) => spread(k, all));
+  const spans = keys.map((k, d) => (totalSpans && Number.isFinite(totalSpans[d]) ? totalSpans[d]! : spread(k, all)));
   const leaves: Int32Array[] = [];
   const stack: Int32Array[] = [all];
   while (stack.length > 0) {

@@ -4,11 +4,12 @@ import { isValid } from '../data/layout.js';
 import { fieldInfo } from '../schema/metadata.js';
 
 /**
- * Keys of every row of a column chunk (offset 0) as float64; NaN for a null or a value without a
- * key. Numeric and temporal columns give their values (lat/lon are plain float columns). A new
- * column kind (a geometry's bounding-box centre) plugs in here as one more entry.
+ * The split keys of every row of a column chunk (offset 0): one Float64Array per dimension the
+ * column contributes to the k-d split, NaN for a null or a value without a key. Numeric and temporal
+ * columns give one dimension, their values (lat/lon are plain float columns). A new column kind
+ * plugs in here as one more entry: a geometry column gives two, its bounding-box centre x and y.
  */
-export type KeyFunction = (data: Data) => Float64Array;
+export type KeyFunction = (data: Data) => Float64Array[];
 
 /** The key function of an indexed column, or null when its kind has none (strings, booleans, binary). */
 export function keyFunction(field: Field): KeyFunction | null {
@@ -34,12 +35,12 @@ export function splitColumns(fields: readonly Field[]): { readonly name: string;
 }
 
 // int64/timestamps as bigints are converted to the nearest double: keys only order rows
-function numericKeys(data: Data): Float64Array {
+function numericKeys(data: Data): Float64Array[] {
   const n = data.length;
   const out = new Float64Array(n);
   const values = data.values as ArrayLike<number | bigint>;
   const stride = (data.type as { stride?: number }).stride ?? 1;
   const validity = data.nullCount > 0 ? (data.nullBitmap ?? null) : null;
   for (let i = 0; i < n; i++) out[i] = validity && !isValid(validity, i) ? Number.NaN : Number(values[i * stride]!);
-  return out;
+  return [out];
 }

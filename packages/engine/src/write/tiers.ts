@@ -62,9 +62,15 @@ export async function writeTier(ctx: StoreContext, snap: Snapshot, pick: TierPic
   const rows = batches.reduce((n, b) => n + b.numRows, 0);
   if (rows === 0) return [];
   const columns = sliceColumns(schema, batches, 0, rows);
-  const split = splitColumns(schema.fields);
-  const keys = split.map((c) => c.key(columns[schema.fields.findIndex((f) => f.name === c.name)]!));
-  const leaves = kdSplit(keys, rows, leafRows(ctx.options.partitionRows), split.map((c) => tableSpread(snap, c.name)));
+  const keys: Float64Array[] = [];
+  const spans: number[] = [];
+  for (const c of splitColumns(schema.fields)) {
+    const dims = c.key(columns[schema.fields.findIndex((f) => f.name === c.name)]!);
+    keys.push(...dims);
+    // one dimension: the column's range over the table; several (a geometry's centre): their own spread
+    spans.push(...(dims.length === 1 ? [tableSpread(snap, c.name)] : dims.map(() => Number.NaN)));
+  }
+  const leaves = kdSplit(keys, rows, leafRows(ctx.options.partitionRows), spans);
   const run = randomBytes(6).toString('hex');
   const seq = Math.min(...pick.inputs.map((p) => p.seq));
   const written: (WrittenPart & { seq: number })[] = [];
