@@ -59,6 +59,12 @@ describe('halocline', () => {
     const second = await serve(data);
     expect(second.output()).not.toMatch(/^Sk_/m);
     expect((await fetch(`${second.url}/catalog/list`, { method: 'POST', headers: { authorization: `ApiKey ${key}` } })).status).toBe(200);
+    // the operator hands out and revokes keys while the server runs (another process, same LMDB)
+    const fresh = lastLine((await run(process.execPath, [BIN, 'admin', 'create-api-key', '--data', data, '--name', 'live'])).stdout);
+    const asFresh = () => fetch(`${second.url}/catalog/list`, { method: 'POST', headers: { authorization: `ApiKey ${fresh}` } });
+    expect((await asFresh()).status).toBe(200);
+    await run(process.execPath, [BIN, 'admin', 'revoke', fresh.slice(3, 19), '--data', data]);
+    expect((await asFresh()).status).toBe(401);
     const done = new Promise((r) => second.child.on('exit', r));
     second.child.kill('SIGINT');
     await done;
