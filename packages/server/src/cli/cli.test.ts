@@ -68,7 +68,7 @@ describe('halocline', () => {
     const done = new Promise((r) => second.child.on('exit', r));
     second.child.kill('SIGINT');
     await done;
-  });
+  }, 90_000);
 
   it('admin create-api-key / create-client / list / revoke', async () => {
     const k = await run(process.execPath, [BIN, 'admin', 'create-api-key', '--data', data, '--name', 'etl', '--admin']);
@@ -85,5 +85,5 @@ describe('halocline', () => {
     const r = await run(process.execPath, [BIN, 'admin', 'revoke', client.client_id, '--data', data]);
     expect(r.stdout).toContain('revoked');
     await expect(run(process.execPath, [BIN, 'admin', 'revoke', 'nope', '--data', data])).rejects.toThrow();
-  });
+  }, 60_000);
 });
