@@ -33,8 +33,8 @@ export interface ServerConfig {
   readonly audience: string;
   /** External issuers accepted besides the server's own. */
   readonly externalIssuers: readonly ExternalIssuer[];
-  /** pino logger options, or false for none. */
-  readonly logger: boolean | { level: string };
+  /** pino logger options (level, and a destination stream: default stdout), or false for none. */
+  readonly logger: boolean | { readonly level: string; readonly stream?: { write(line: string): void } };
   /** Whether `/api/stac` needs credentials like every other route (default false: public, as the spec's examples). */
   readonly stacRequiresAuth: boolean;
 }

@@ -59,7 +59,40 @@ const manifest = fc.record({
 const value = fc.oneof(fc.integer(), fc.double(), fc.string({ maxLength: 5 }), fc.boolean(), fc.constant(null), fc.constantFrom('2024-01-01T00:00:00Z', 'POINT (1 2)', 'POINT (1'), json);
 const rows = fc.array(fc.dictionary(fc.constantFrom('a', 'b', 't', 'g', 'zz'), value, { maxKeys: 4 }), { minLength: 1, maxLength: 4 });
 
+const raw = '/data/catalog.example.io/dataset/fuzz-base';
+const filesSnapshot = async () => JSON.stringify((await s.json('POST', `${raw}/list`, { json: {} })).body);
+const fileBody = fc.oneof(
+  fc.record({
+    name: fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom('a.csv', '/abs', '')),
+    mime_type: fc.oneof(fc.constantFrom('text/csv', 'nonsense', null), json),
+    metadata: fc.oneof(fc.dictionary(fc.string({ maxLength: 4 }), json, { maxKeys: 3 }), json),
+    geo_location: fc.oneof(geometry.map((g) => ({ type: 'Feature', geometry: g, properties: {} })), json),
+    size_bytes: fc.integer(),
+  }, { requiredKeys: [] }),
+  json,
+);
+
 describe('fuzz', () => {
+  it('random file metadata: created or rejected with the file list unchanged; updates never 5xx', async () => {
+    await s.json('POST', raw, { json: { name: 'fixed' } });
+    await fc.assert(
+      fc.asyncProperty(fileBody, fileBody, async (create, update) => {
+        const before = await filesSnapshot();
+        const res = await s.json('POST', raw, { json: create });
+        expect(res.status, JSON.stringify(res.body)).toBeLessThan(500);
+        if (res.status === 200) {
+          await s.req('DELETE', `${raw}/${encodeURIComponent(res.body.name)}`);
+        } else {
+          expect(await filesSnapshot()).toBe(before);
+        }
+        const upd = await s.json('PATCH', `${raw}/fixed/metadata`, { json: update });
+        expect(upd.status, JSON.stringify(upd.body)).toBeLessThan(500);
+        if (upd.status === 200 && upd.body.name !== 'fixed') await s.json('PATCH', `${raw}/${encodeURIComponent(upd.body.name)}/metadata`, { json: { name: 'fixed' } });
+      }),
+      { numRuns: 80 },
+    );
+  });
+
   it('random manifests: 201 or a 4xx; a rejection changes nothing', async () => {
     await fc.assert(
       fc.asyncProperty(manifest, async (m) => {

@@ -1,6 +1,6 @@
 // The auth matrix over HTTP: API keys, the client-credentials grant, own and external JWTs, 401 vs 403.
 import { createServer, type Server } from 'node:http';
-import { SignJWT, exportJWK, generateKeyPair } from 'jose';
+import { SignJWT, createLocalJWKSet, exportJWK, generateKeyPair, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manifests, startTestServer, type TestServer } from '../test-util/server.js';
 import { loadSigningKey } from './signing.js';
@@ -88,6 +88,11 @@ describe('client credentials and the server’s own tokens', () => {
     expect(res.status).toBe(200);
     const body = (await res.json()) as { access_token: string; expires_in: number; token_type: string };
     expect(body).toMatchObject({ token_type: 'Bearer', expires_in: 3600 });
+    // anyone can check the token against the published key set
+    const jwks = (await s.json('GET', '/.well-known/jwks.json', { key: null })).body;
+    const { payload } = await jwtVerify(body.access_token, createLocalJWKSet(jwks), { issuer: 'halocline', audience: 'halocline' });
+    expect(payload.sub).toBe(clientId);
+    expect(payload.exp! - payload.iat!).toBe(3600);
     const created = await s.json('POST', '/catalog', { json: manifests.dataset('by-client'), ...bearer(body.access_token) });
     expect(created.status).toBe(201);
     expect(created.body.owner).toBe(`client:${clientId}`);

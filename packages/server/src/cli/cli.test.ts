@@ -59,10 +59,16 @@ describe('halocline', () => {
     const second = await serve(data);
     expect(second.output()).not.toMatch(/^Sk_/m);
     expect((await fetch(`${second.url}/catalog/list`, { method: 'POST', headers: { authorization: `ApiKey ${key}` } })).status).toBe(200);
+    // the operator hands out and revokes keys while the server runs (another process, same LMDB)
+    const fresh = lastLine((await run(process.execPath, [BIN, 'admin', 'create-api-key', '--data', data, '--name', 'live'])).stdout);
+    const asFresh = () => fetch(`${second.url}/catalog/list`, { method: 'POST', headers: { authorization: `ApiKey ${fresh}` } });
+    expect((await asFresh()).status).toBe(200);
+    await run(process.execPath, [BIN, 'admin', 'revoke', fresh.slice(3, 19), '--data', data]);
+    expect((await asFresh()).status).toBe(401);
     const done = new Promise((r) => second.child.on('exit', r));
     second.child.kill('SIGINT');
     await done;
-  });
+  }, 90_000);
 
   it('admin create-api-key / create-client / list / revoke', async () => {
     const k = await run(process.execPath, [BIN, 'admin', 'create-api-key', '--data', data, '--name', 'etl', '--admin']);
@@ -79,5 +85,5 @@ describe('halocline', () => {
     const r = await run(process.execPath, [BIN, 'admin', 'revoke', client.client_id, '--data', data]);
     expect(r.stdout).toContain('revoked');
     await expect(run(process.execPath, [BIN, 'admin', 'revoke', 'nope', '--data', data])).rejects.toThrow();
-  });
+  }, 60_000);
 });

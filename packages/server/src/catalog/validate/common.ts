@@ -26,7 +26,8 @@ export function validateHeader(body: unknown, kinds: Kinds): { type: ResourceTyp
     for (const [k, v] of Object.entries(labels)) if (typeof v !== 'boolean') throw invalid(`metadata.labels.${k}`, `expected a boolean, got ${show(v)}`);
   }
   for (const k of Object.keys(md)) {
-    if (!['name', 'uuid', 'display_name', 'description', 'labels'].includes(k)) throw invalid(`metadata.${k}`, 'unknown field (expected name, uuid, display_name, description, labels)');
+    // `owner` is what some clients send back from a read; the server keeps the recorded owner
+    if (!['name', 'uuid', 'display_name', 'description', 'labels', 'owner'].includes(k)) throw invalid(`metadata.${k}`, 'unknown field (expected name, uuid, display_name, description, labels)');
   }
   const uuid = optionalString(md.uuid, 'metadata.uuid');
   if (uuid !== undefined && !UUID.test(uuid)) throw invalid('metadata.uuid', `expected a UUID such as 0b6c…-…, got ${show(uuid)}`);
