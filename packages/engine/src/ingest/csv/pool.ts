@@ -22,8 +22,7 @@ export class ParsePool {
     const { filename, eval: inline } = workerEntry('csv/worker');
     const workerData: ParseWorkerData = { schema: encodeSchema(schema) };
     this.workers = Array.from({ length: size }, () => {
-      // a young generation that holds a few blocks' rows, so they die there instead of being promoted
-      const w = new Worker(filename, { workerData, eval: inline, resourceLimits: { maxYoungGenerationSizeMb: 96 } });
+      const w = new Worker(filename, { workerData, eval: inline });
       w.on('message', (r: ParseReply) => {
         this.waiting.get(r.id)?.resolve(r);
         this.waiting.delete(r.id);
