@@ -4,6 +4,7 @@ import type { CatalogIndex } from '../index/catalog-index.js';
 import type { DatasetEntry } from '../index/entry.js';
 import { prepare } from '../predicates.js';
 import { boxOf, type Box } from '../geometry.js';
+import { filterHints } from './hints.js';
 import type { SearchRequest } from './request.js';
 import { compareValues, sortValues, type SortKey, type SortValue } from './sort.js';
 import type { PageToken } from './token.js';
@@ -109,6 +110,11 @@ function candidates(index: CatalogIndex, req: SearchRequest): readonly DatasetEn
   const boxes = req.bbox?.boxes ?? (req.intersects ? [boxOf(req.intersects.geojson)].filter((b) => b !== undefined) : undefined);
   if (boxes) lists.push(dedupe(boxes.flatMap((b) => index.spatial(b))));
   if (req.datetime) lists.push(index.temporal(req.datetime.range.start, req.datetime.range.end));
+  if (req.filter) {
+    const hints = filterHints(req.filter);
+    for (const b of hints.boxes) lists.push(index.spatial(b));
+    for (const [start, end] of hints.times) lists.push(index.temporal(start, end));
+  }
   if (lists.length === 0) return undefined;
   return lists.reduce((a, b) => (b.length < a.length ? b : a));
 }
