@@ -120,6 +120,19 @@ describe('aggregate', () => {
     expect([...cells].filter((c) => c !== null).sort()).toEqual(inside.sort());
   });
 
+  it('min and max order -0 below +0 whatever the row and partition order (as Math.min/max)', async () => {
+    const row = (temp: number) => ({ platform: 'a', depth: 1, temp, lat: null, lon: null, geom: null });
+    for (const temps of [[-0, 0], [0, -0], [0, -0, 0], [-0, 0, -0]]) {
+      for (const partitionRows of [1, 1 << 20]) {
+        const t = await load(temps.map(row), { partitionRows });
+        const min = (await t.aggregate('platform', { aggr: { temp: 'min' } })).getChild('temp')!.get(0);
+        const max = (await t.aggregate('platform', { aggr: { temp: 'max' } })).getChild('temp')!.get(0);
+        expect(Object.is(min, -0)).toBe(true);
+        expect(Object.is(max, 0)).toBe(true);
+      }
+    }
+  });
+
   it('rejects bad group keys and aggr with the token or column', async () => {
     const t = await load([]);
     expect(await rejected('QueryType', () => t.aggregate('h3(lat, lon, 16)'))).toMatchObject({ token: '16' });

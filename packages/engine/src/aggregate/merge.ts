@@ -35,8 +35,8 @@ export class Merged {
         f.comp[id]! += (Math.abs(s) >= Math.abs(v) ? s - t + v : v - t + s) + src.comp[g]!;
         f.sum[id] = t;
         f.n[id]! += src.n[g]!;
-        if (src.min[g]! < f.min[id]!) f.min[id] = src.min[g]!;
-        if (src.max[g]! > f.max[id]!) f.max[id] = src.max[g]!;
+        f.min[id] = lower(src.min[g]!, f.min[id]!);
+        f.max[id] = -lower(-src.max[g]!, -f.max[id]!);
       });
     });
   }
@@ -120,4 +120,9 @@ function compareKeys(a: KeyValue, b: KeyValue): number {
   if (x !== x) return y !== y ? 0 : 1; // NaN after numbers
   if (y !== y) return -1;
   return x < y ? -1 : x > y ? 1 : 0;
+}
+
+// the lower of two partial minima; -0 is below +0 (Math.min) and NaN (no value) loses
+function lower(a: number, b: number): number {
+  return a < b || (a === 0 && b === 0 && 1 / a < 0) ? a : b;
 }

@@ -109,8 +109,9 @@ function accumulate(col: TaskColumn, physical: string, rows: Int32Array | null, 
     comp[g]! += Math.abs(s) >= Math.abs(v) ? s - t + v : v - t + s;
     sum[g] = t;
     cnt[g]!++;
-    if (v < min[g]!) min[g] = v;
-    if (v > max[g]!) max[g] = v;
+    // -0 is below +0 (as Math.min/max), so the result does not depend on row or partition order
+    if (v < min[g]! || (v === 0 && min[g] === 0 && 1 / v < 0)) min[g] = v;
+    if (v > max[g]! || (v === 0 && max[g] === 0 && 1 / v > 0)) max[g] = v;
   }
   return { sum, comp, n: cnt, min, max };
 }
