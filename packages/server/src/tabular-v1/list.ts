@@ -5,8 +5,8 @@ import { encodeCursor } from './cursor.js';
 import { type JsonRow, rowConverter } from './rows.js';
 import { toEngineFilter } from './to-query.js';
 
-/** One item of a listing: a row, or how the listing ended (`next` = the continuation cursor). */
-export type ListItem = { readonly row: JsonRow } | { readonly end: true } | { readonly next: string };
+/** One item of a listing: rows (up to a batch), or how the listing ended (`next` = the continuation cursor). */
+export type ListItem = { readonly rows: JsonRow[] } | { readonly end: true } | { readonly next: string };
 
 /** What one list request reads. */
 export interface ListRequest {
@@ -32,16 +32,18 @@ export async function* listRows(table: Table, req: ListRequest): AsyncGenerator<
   const cursor = engine && engine.query !== '' ? table.select(engine.query, { vars: engine.vars }) : table.select();
   let skip = req.offset;
   let sent = 0;
-  let convert: ReturnType<typeof rowConverter> | undefined;
+  let converter: ReturnType<typeof rowConverter> | undefined;
   for await (const batch of cursor.batches()) {
     // whole batches of already-sent rows are skipped without reading them (engine-filtered case)
     if (test === undefined && skip >= batch.numRows) {
       skip -= batch.numRows;
       continue;
     }
-    convert ??= rowConverter(batch.schema);
+    converter ??= rowConverter(batch.schema);
+    const convert = converter(batch);
+    const rows: JsonRow[] = [];
     for (let i = test === undefined ? skip : 0; i < batch.numRows; i++) {
-      const row = convert(batch, i);
+      const row = convert(i);
       if (test !== undefined) {
         if (!test(row)) continue;
         if (skip > 0) {
@@ -50,12 +52,14 @@ export async function* listRows(table: Table, req: ListRequest): AsyncGenerator<
         }
       }
       if (sent >= req.limit || (sent > 0 && performance.now() - started > req.budgetMs)) {
+        if (rows.length > 0) yield { rows };
         yield { next: encodeCursor(req.offset + sent) };
         return;
       }
       sent++;
-      yield { row };
+      rows.push(row);
     }
+    if (rows.length > 0) yield { rows };
     if (test === undefined) skip = 0;
   }
   yield { end: true };

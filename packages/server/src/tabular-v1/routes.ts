@@ -14,6 +14,8 @@ import { validateRows } from './validate-rows.js';
 import { stageOf } from './transactions.js';
 
 const tags = ['tabular v1'];
+/** Rows of a JSON list answer when the request gives no `limit` (then `next` continues). */
+export const JSON_PAGE = 100_000;
 /** Most rows one insert request may carry. */
 export const MAX_INSERT_ROWS = 100_000;
 
@@ -70,11 +72,13 @@ export async function listTable(ctx: AppContext, req: FastifyRequest<{ Querystri
   const wrapped = typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length === 1 && 'query' in body;
   const filter = parseOqs(wrapped ? (body as { query: unknown }).query : body);
   const offset = decodeCursor(req.query.cursor);
-  const limit = intParam(req.query.limit, 'limit', Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
+  const ndjsonWanted = wantsNdjson(req.headers.accept);
+  // a JSON answer is built in memory, so it holds at most JSON_PAGE rows unless a limit says otherwise
+  const limit = intParam(req.query.limit, 'limit', ndjsonWanted ? Number.MAX_SAFE_INTEGER : JSON_PAGE, Number.MAX_SAFE_INTEGER);
   const items = listRows(t, { filter, offset, limit, budgetMs: ctx.config.listBudgetMs });
   // the first item is read before answering, so a bad filter is a 400 and not a broken stream
   const first = await items.next();
-  if (wantsNdjson(req.headers.accept)) {
+  if (ndjsonWanted) {
     reply.type('application/x-ndjson');
     return reply.send(Readable.from(ndjson(first.value as ListItem, items)));
   }
@@ -82,24 +86,18 @@ export async function listTable(ctx: AppContext, req: FastifyRequest<{ Querystri
   let next: string | null = null;
   for (let it = first; !it.done; it = await items.next()) {
     const item = it.value;
-    if ('row' in item) data.push(item.row);
+    if ('rows' in item) for (const r of item.rows) data.push(r);
     else if ('next' in item) next = item.next;
   }
   return { data, next };
 }
 
+/** NDJSON lines: each row, then `{"@@next": cursor}` or `{"@@end": true}`; one chunk per batch. */
 async function* ndjson(first: ListItem, rest: AsyncGenerator<ListItem>): AsyncGenerator<string> {
-  let lines: string[] = [];
-  const line = (item: ListItem): string => JSON.stringify('row' in item ? item.row : 'next' in item ? { '@@next': item.next } : { '@@end': true });
-  lines.push(line(first));
-  for await (const item of rest) {
-    lines.push(line(item));
-    if (lines.length >= 256) {
-      yield `${lines.join('\n')}\n`;
-      lines = [];
-    }
-  }
-  if (lines.length > 0) yield `${lines.join('\n')}\n`;
+  const text = (item: ListItem): string =>
+    'rows' in item ? `${item.rows.map((r) => JSON.stringify(r)).join('\n')}\n` : `${JSON.stringify('next' in item ? { '@@next': item.next } : { '@@end': true })}\n`;
+  yield text(first);
+  for await (const item of rest) yield text(item);
 }
 
 function wantsNdjson(accept: string | undefined): boolean {

@@ -56,7 +56,7 @@ describe('toEngineFilter', () => {
         const node = parseOqs(f);
         expect(toEngineFilter(node)).toBeDefined();
         const got: unknown[] = [];
-        for await (const item of listRows(store.table('t'), { filter: node, offset: 0, limit: 1e9, budgetMs: 1e9 })) if ('row' in item) got.push(item.row);
+        for await (const item of listRows(store.table('t'), { filter: node, offset: 0, limit: 1e9, budgetMs: 1e9 })) if ('rows' in item) got.push(...item.rows);
         expect(got).toEqual(rows.filter(compileOqs(node)));
       }),
       { numRuns: 200 },
