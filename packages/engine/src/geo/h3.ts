@@ -1,6 +1,6 @@
 // H3 cells as exact numbers: a res-15 cell kept per row, its parent at any resolution by arithmetic.
-import { h3IndexToSplitLong, latLngToCell, polygonToCells, splitLongToH3Index } from 'h3-js';
-import Centroid from 'jsts/org/locationtech/jts/algorithm/Centroid.js';
+import type Centroid from 'jsts/org/locationtech/jts/algorithm/Centroid.js';
+import { h3, jsts } from './lib.js';
 import type { Geometry } from './parse.js';
 
 /**
@@ -10,13 +10,13 @@ import type { Geometry } from './parse.js';
  * keyCell(cellKey(latLngToCell(48.85, 2.35, 5), 5), 5) // '851fb467fffffff'
  */
 export function cellKey(cell: string, res: number): number {
-  const [lo, hi] = h3IndexToSplitLong(cell);
+  const [lo, hi] = h3().h3IndexToSplitLong(cell);
   return Math.floor(((hi & 0xfffff) * 2 ** 32 + (lo >>> 0)) / SHIFT[res]!);
 }
 
 /** The key of the resolution-`res` cell containing a coordinate (degrees), as h3-js's latLngToCell. */
 export function pointKey(lat: number, lon: number, res: number): number {
-  return cellKey(latLngToCell(lat, lon, res), res);
+  return cellKey(h3().latLngToCell(lat, lon, res), res);
 }
 
 /** The cell id string of a key at resolution `res` (unused digits are 7, as H3 requires). */
@@ -25,7 +25,7 @@ export function keyCell(key: number, res: number): string {
   const bits = key * shift + (shift - 1);
   const hi = 0x08000000 | (res << 20) | Math.floor(bits / 2 ** 32);
   const lo = bits % 2 ** 32;
-  return splitLongToH3Index(lo, hi);
+  return h3().splitLongToH3Index(lo, hi);
 }
 
 /** Checks an h3 resolution argument; returns an error message or null. */
@@ -48,15 +48,15 @@ export function geometryCells(g: Geometry, res: number): string[] {
   }
   if (type === 'Point') {
     const c = (g as unknown as { getCoordinate(): { x: number; y: number } | null }).getCoordinate();
-    return c ? [latLngToCell(c.y, c.x, res)] : [];
+    return c ? [h3().latLngToCell(c.y, c.x, res)] : [];
   }
   if (type === 'Polygon') {
-    const cells = polygonToCells(rings(g), res, true);
+    const cells = h3().polygonToCells(rings(g), res, true);
     if (cells.length > 0) return cells;
   }
   if ((g as unknown as { isEmpty(): boolean }).isEmpty()) return [];
-  const c = (Centroid as unknown as { getCentroid(g: Geometry): { x: number; y: number } }).getCentroid(g);
-  return [latLngToCell(c.y, c.x, res)];
+  const c = (jsts<typeof Centroid>('algorithm/Centroid.js') as unknown as { getCentroid(g: Geometry): { x: number; y: number } }).getCentroid(g);
+  return [h3().latLngToCell(c.y, c.x, res)];
 }
 
 const SHIFT = Array.from({ length: 16 }, (_, r) => 8 ** (15 - r));

@@ -8,7 +8,7 @@ import { columnOf } from '../expr/types.js';
 import { fieldInfo } from '../schema/metadata.js';
 import { bboxColumn, type Side } from './bbox.js';
 import { spatialColumns } from './columns.js';
-import { bboxOf, readGeometry } from './parse.js';
+import { bboxOf, readGeometry, topologyProblem } from './parse.js';
 
 /**
  * `target <op> "<WKT>"` as a typed boolean expression. `target` is a geometry column (its hidden
@@ -30,6 +30,9 @@ export function lowerSpatial(e: SpatialExpr, schema: Schema, operand: TypedExpr,
   let wkt: string;
   try {
     const geometry = readGeometry(operand.value);
+    // exact predicates on an invalid operand would fail (jsts TopologyException) row by row
+    const problem = topologyProblem(geometry);
+    if (problem) throw new Error(`it is not a valid geometry: ${problem}`);
     box = bboxOf(geometry);
     wkt = operand.value;
   } catch (err) {

@@ -1,9 +1,10 @@
 // The one geometry parsing module: WKT/WKB → wkx (strict) → jsts, coordinate ranges, bounding boxes.
 import { createRequire } from 'node:module';
 import type Geometry from 'jsts/org/locationtech/jts/geom/Geometry.js';
-import GeometryFactory from 'jsts/org/locationtech/jts/geom/GeometryFactory.js';
-import GeoJSONReader from 'jsts/org/locationtech/jts/io/GeoJSONReader.js';
+import type GeometryFactory from 'jsts/org/locationtech/jts/geom/GeometryFactory.js';
+import type GeoJSONReader from 'jsts/org/locationtech/jts/io/GeoJSONReader.js';
 import wkx from 'wkx';
+import { jsts } from './lib.js';
 
 export type { Geometry };
 
@@ -39,7 +40,7 @@ export function parseGeometry(value: string | Uint8Array): wkx.Geometry {
  */
 export function readGeometry(value: string | Uint8Array): Geometry {
   const geojson = parseGeometry(value).toGeoJSON() as { type: string };
-  const geometry = reader.read(geojson) as Geometry;
+  const geometry = reader().read(geojson) as Geometry;
   checkCoordinates(geometry);
   return geometry;
 }
@@ -64,8 +65,12 @@ export function geoJsonToWkb(geometry: object): Uint8Array {
   return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
 }
 
+let shared: { factory: GeometryFactory; reader: GeoJSONReader } | undefined;
+
 /** The shared jsts factory (floating precision, SRID 0). */
-export const factory = new GeometryFactory();
+export function factory(): GeometryFactory {
+  return jstsIo().factory;
+}
 
 interface Cursor {
   position: number;
@@ -76,11 +81,29 @@ const require = createRequire(import.meta.url);
 const WktParser = require('wkx/lib/wktparser.js') as Parser;
 const BinaryReader = require('wkx/lib/binaryreader.js') as Parser;
 const parseWith = wkx.Geometry.parse as unknown as (source: Cursor) => wkx.Geometry;
-const reader = new GeoJSONReader(factory);
+const reader = (): GeoJSONReader => jstsIo().reader;
+
+function jstsIo(): { factory: GeometryFactory; reader: GeoJSONReader } {
+  if (!shared) {
+    const factory = new (jsts<typeof GeometryFactory>('geom/GeometryFactory.js'))();
+    shared = { factory, reader: new (jsts<typeof GeoJSONReader>('io/GeoJSONReader.js'))(factory) };
+  }
+  return shared;
+}
 
 function checkCoordinates(geometry: Geometry): void {
   for (const c of (geometry as unknown as { getCoordinates(): { x: number; y: number }[] }).getCoordinates()) {
     const problem = coordinateProblem(c.x, c.y);
     if (problem) throw new Error(`coordinate (${c.x} ${c.y}): ${problem}`);
   }
+}
+
+/**
+ * Why a geometry is not topologically valid (jsts IsValidOp: self-intersecting rings, holes
+ * outside their shell, ...), with the location, or null when it is valid.
+ */
+export function topologyProblem(geometry: Geometry): string | null {
+  const IsValidOp = jsts<new (g: Geometry) => { getValidationError(): { toString(): string } | null }>('operation/valid/IsValidOp.js');
+  const error = new IsValidOp(geometry).getValidationError();
+  return error === null ? null : error.toString();
 }

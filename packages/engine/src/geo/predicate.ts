@@ -1,8 +1,9 @@
 // Exact geometry predicates against one query geometry, prepared once and reused for every row.
-import Coordinate from 'jsts/org/locationtech/jts/geom/Coordinate.js';
-import RelateOp from 'jsts/org/locationtech/jts/operation/relate/RelateOp.js';
-import IndexedPointInAreaLocator from 'jsts/org/locationtech/jts/algorithm/locate/IndexedPointInAreaLocator.js';
-import { factory, type Geometry, readGeometry } from './parse.js';
+import type IndexedPointInAreaLocator from 'jsts/org/locationtech/jts/algorithm/locate/IndexedPointInAreaLocator.js';
+import type Coordinate from 'jsts/org/locationtech/jts/geom/Coordinate.js';
+import { jsts } from './lib.js';
+import { HaloclineError } from '../errors.js';
+import { factory, type Geometry, readGeometry, topologyProblem } from './parse.js';
 
 /** The exact operators: the row's geometry R against the query geometry Q. */
 export type GeoOp = 'intersect' | 'contains' | 'within';
@@ -30,16 +31,28 @@ export interface GeoTest {
  */
 export function geoTest(op: GeoOp, wkt: string): GeoTest {
   const query = readGeometry(wkt);
+  const Relate = jsts<RelateOps>('operation/relate/RelateOp.js');
+  const Coord = jsts<typeof Coordinate>('geom/Coordinate.js');
+  const Locator = jsts<typeof IndexedPointInAreaLocator>('algorithm/locate/IndexedPointInAreaLocator.js');
   // jsts 2.12's PreparedPolygon cannot be constructed (its base constructor runs with no geometry),
   // so non-point rows use the plain predicates, which still short-circuit on envelopes
-  const geometry = (g: Geometry): boolean => {
+  const relate = (g: Geometry): boolean => {
     if (op === 'intersect') return Relate.intersects(g, query);
     if (op === 'within') return Relate.contains(query, g);
     return Relate.contains(g, query);
   };
+  const geometry = (g: Geometry): boolean => {
+    try {
+      return relate(g);
+    } catch (e) {
+      // a stored geometry that parses but is not topologically valid (e.g. a self-intersecting ring)
+      const why = topologyProblem(g) ?? (e as Error).message;
+      throw new HaloclineError('InvalidData', `'${op}' cannot be evaluated on a stored geometry that is not valid (${why})`, { value: (g as unknown as { toString(): string }).toString().slice(0, 200) });
+    }
+  };
   const areal = (query as unknown as { getDimension(): number }).getDimension() === 2 && query.getArea() > 0;
-  const locator = areal ? (new IndexedPointInAreaLocator(query) as unknown as Locator) : null;
-  const at = new Coordinate(0, 0) as unknown as { x: number; y: number };
+  const locator = areal ? (new Locator(query) as unknown as Locator) : null;
+  const at = new Coord(0, 0) as unknown as { x: number; y: number };
   const point = (x: number, y: number): boolean => {
     if (locator) {
       at.x = x;
@@ -47,7 +60,7 @@ export function geoTest(op: GeoOp, wkt: string): GeoTest {
       const where = locator.locate(at);
       return op === 'intersect' ? where !== EXTERIOR : op === 'within' ? where === INTERIOR : false;
     }
-    return geometry(factory.createPoint(new Coordinate(x, y)) as Geometry);
+    return geometry(factory().createPoint(new Coord(x, y)) as unknown as Geometry);
   };
   const decoder = new TextDecoder();
   return {
@@ -67,9 +80,12 @@ export function geoTest(op: GeoOp, wkt: string): GeoTest {
   };
 }
 
-// jsts's RelateOp directly (its `monkey.js`, which puts these on Geometry, loads overlay, buffer,
-// union and more: seconds of module loading in every process that imports the engine)
-const Relate = RelateOp as unknown as { intersects(a: Geometry, b: Geometry): boolean; contains(a: Geometry, b: Geometry): boolean };
+// jsts's RelateOp directly (its `monkey.js`, which puts these on Geometry, also loads overlay,
+// buffer, union and more)
+interface RelateOps {
+  intersects(a: Geometry, b: Geometry): boolean;
+  contains(a: Geometry, b: Geometry): boolean;
+}
 interface Locator {
   locate(c: { x: number; y: number }): number;
 }

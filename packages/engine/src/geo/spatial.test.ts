@@ -62,6 +62,8 @@ describe('spatial filters', () => {
     const e2 = await rejected('QueryType', () => t.select('id within "POINT(1 1)"').all());
     expect(e2).toMatchObject({ column: 'id', position: 0 });
     await rejected('QuerySyntax', () => t.select('geom within 5').all());
+    const bowtie = 'POLYGON((0 0, 10 10, 10 0, 0 10, 0 0))';
+    expect((await rejected('QueryType', () => t.select('geom within $q', { vars: { q: bowtie } }).all())).message).toMatch(/not a valid geometry: Self-intersection/);
     await rejected('QueryType', () => t.select('geom within $g', { vars: { g: 5 } }).all());
   });
 
@@ -76,6 +78,7 @@ describe('spatial filters', () => {
     expect(e3).toMatchObject({ row: 1, column: 'lat' });
     expect(await t.select().count()).toBe(rows.length);
   });
+
 });
 
 describe('export', () => {
