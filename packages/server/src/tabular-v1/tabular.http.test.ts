@@ -22,7 +22,7 @@ const row = (i: number) => ({
   n: i,
   ok: i % 2 === 0,
   day: '2024-01-02',
-  where: `POINT (${i} ${i})`,
+  where: `POINT (${i % 90} ${i % 90})`, // coordinates stay valid latitudes
 });
 
 beforeAll(async () => {
@@ -106,7 +106,7 @@ describe('rows', () => {
       next = page.body.next;
       if (!inserted) {
         inserted = true;
-        await s.json('POST', ref, { key: s.aliceKey, json: { data: [row(100), row(101)] } });
+        expect((await s.json('POST', ref, { key: s.aliceKey, json: { data: [row(100), row(101)] } })).status).toBe(200);
       }
     } while (next);
     const expected = Array.from({ length: 50 }, (_, i) => i).filter((i) => i % 3 === 1);
