@@ -40,7 +40,7 @@ describe('CSV ingest, parallel blocks', () => {
     expect(progress.every((p, i) => i === 0 || (p.rows > progress[i - 1]!.rows && p.bytes >= progress[i - 1]!.bytes))).toBe(true);
   });
 
-  it('names the file row and column of a bad value found by a worker, and of a record of the wrong width', async () => {
+  it('names the file row of a bad value found by a worker, of a record of the wrong width, of an unterminated quote', async () => {
     const t = (await freshStore()).table('obs');
     await t.create(new Schema([new Field('id', new Int64(), false), new Field('depth', new Float64(), true), new Field('station', new Utf8(), true), new Field('ok', new Utf8(), true)]));
     const bad = csvOf(N, { line: (i, row) => (i === 61_234 ? `${i},deep,x,true` : row) });
@@ -51,6 +51,11 @@ describe('CSV ingest, parallel blocks', () => {
     const w = await t.raw.ingest(await t.raw.upload('wide.csv', text(wide))).catch((x: unknown) => x);
     expect(w).toMatchObject({ code: 'InvalidData', row: 50_001 });
     expect((w as Error).message).toMatch(/row 50001: 5 fields, but the header has 4/);
+    // a quote switches to the sequential pass; its records still count from the file's start
+    const open = csvOf(N, { line: (i, row) => (i === 45_000 ? `${i},1.5,"open,true` : row) });
+    const q = await t.raw.ingest(await t.raw.upload('open.csv', text(open))).catch((x: unknown) => x);
+    expect(q).toMatchObject({ code: 'InvalidData', row: 45_000 });
+    expect((q as Error).message).toMatch(/record 45001 \(0 is the header\): quoted field unterminated/);
     expect(await t.select().count()).toBe(0);
   });
 

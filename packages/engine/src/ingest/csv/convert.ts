@@ -1,5 +1,6 @@
-// CSV field text to typed values: one column of a chunk at a time, into the target column type
-// through the engine's column writers (which check ranges and exactness like insert does).
+// CSV field text to typed values, one column of a chunk at a time: float64 and int64 straight into
+// their arrays, the other types through the engine's column writers (ranges and exactness checked
+// as insert checks them).
 import { type Data, type DataType, Field, type Int, Precision, Type } from 'apache-arrow';
 import { RowError, describeValue } from '../../data/fail.js';
 import { putInt64, wordsOf } from '../../data/int64.js';

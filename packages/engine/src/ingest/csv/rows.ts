@@ -16,12 +16,13 @@ export interface RowChunk {
 }
 
 /**
- * The records of `input` (UTF-8) in chunks of about `size` rows (the header row is the first record);
- * blank lines are skipped. Malformed quoting is InvalidData naming the record.
+ * The records of `input` (UTF-8) in chunks of about `size` rows (the header row is the first record,
+ * unless `input` starts after `recordsBefore` records); blank lines are skipped. Malformed quoting is
+ * InvalidData naming the record.
  * @example
  * for await (const { rows } of csvChunks(stream, 65536)) ...
  */
-export async function* csvChunks(input: Readable, size: number): AsyncGenerator<RowChunk> {
+export async function* csvChunks(input: Readable, size: number, recordsBefore = 0): AsyncGenerator<RowChunk> {
   let bytes = 0;
   let head: Buffer | null = Buffer.alloc(0); // the file's first bytes until a BOM is ruled out or cut
   const counter = new Transform({
@@ -43,7 +44,7 @@ export async function* csvChunks(input: Readable, size: number): AsyncGenerator<
   input.on('error', (e) => counter.destroy(e));
   input.pipe(counter);
   let rows: string[][] = [];
-  let seen = 0; // records handed out before `rows`
+  let seen = recordsBefore; // records (of the file, the header included) before `rows`
   let wake: (() => void) | null = null;
   let ended = false;
   let failure: Error | null = null;

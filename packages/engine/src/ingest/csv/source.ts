@@ -87,7 +87,7 @@ export class CsvSource implements FileSource {
       }
       if (rest === null) return;
     }
-    for await (const chunk of this.sequential(rest)) {
+    for await (const chunk of this.sequential(rest, rows)) {
       for (let i = 0; i < chunk.rows.length; i++) checkWidth(chunk.rows[i]!, names.length, rows + i);
       const batch = makeBatch(schema, schema.fields.map((f, c) => this.column(chunk.rows, c, f, rows)), chunk.rows.length);
       rows += batch.numRows;
@@ -141,12 +141,14 @@ export class CsvSource implements FileSource {
     }
   }
 
-  // data rows chunk by chunk from `offset` (a record boundary past the header), or -1: the header skipped
-  private async *sequential(offset: number): AsyncGenerator<RowChunk> {
+  // data rows chunk by chunk from `offset` (a record boundary past the header, `rowsBefore` data rows
+  // in), or -1: the header skipped
+  private async *sequential(offset: number, rowsBefore = 0): AsyncGenerator<RowChunk> {
     const range = offset < 0 ? undefined : { start: offset, end: this.file.size - 1 };
     if (range && range.start >= this.file.size) return;
     let header = offset < 0;
-    for await (const chunk of this.track(csvChunks(this.ctx.blobs.stream(this.file.file, range), CHUNK_ROWS))) {
+    const records = range ? rowsBefore + 1 : 0;
+    for await (const chunk of this.track(csvChunks(this.ctx.blobs.stream(this.file.file, range), CHUNK_ROWS, records))) {
       const rows = header ? chunk.rows.slice(1) : chunk.rows;
       header = false;
       if (rows.length > 0) yield { rows, bytes: (range?.start ?? 0) + chunk.bytes };
