@@ -1,5 +1,6 @@
 // W1C: W1 (count depth > 5500) while a writer commits 10k-row inserts into the same table in a loop,
-// against the idle figure. DuckDB: the same count while its appender adds 10k-row chunks in a loop.
+// against the idle figure. DuckDB: the same count, idle (its appender and a query on one connection
+// deadlock when run concurrently, so there is no busy DuckDB figure).
 import { generateTable } from '../generate.js';
 import { measure } from '../measure.js';
 import type { Stats } from '../report.js';
@@ -27,10 +28,6 @@ export const w1Concurrent: Workload = {
     );
     const sql = `SELECT count(*) FROM obs WHERE ${FILTER}`;
     const duckIdle = await measure(() => ctx.duck.count(sql), { runs });
-    const duckBusy = await whileRunning(
-      async () => void (await ctx.duck.append('obs', batch.batches)),
-      () => measure(() => ctx.duck.count(sql), { runs }),
-    );
     const slowdown = busy.result.median / idle.median;
     return [
       {
@@ -42,11 +39,11 @@ export const w1Concurrent: Workload = {
       {
         workload: `W1C count ${FILTER}, writer committing 10k rows in a loop`,
         engine: busy.result,
-        duckdb: duckBusy.result,
+        duckdb: duckIdle,
         measured: `${slowdown.toFixed(2)}× idle`,
         target: `≤ ${MAX_SLOWDOWN}× idle`,
         pass: slowdown <= MAX_SLOWDOWN && !busy.error,
-        notes: [`${commits} engine commits (${(commits / (busy.ms / 1000)).toFixed(1)}/s) during ${busy.ms.toFixed(0)} ms`, ...(busy.error ? [`writer error: ${busy.error}`] : [])],
+        notes: ['DuckDB column: idle', `${commits} engine commits (${(commits / (busy.ms / 1000)).toFixed(1)}/s) during ${busy.ms.toFixed(0)} ms`, ...(busy.error ? [`writer error: ${busy.error}`] : [])],
       },
     ];
   },

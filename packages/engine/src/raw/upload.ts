@@ -29,7 +29,8 @@ export async function uploadRaw(ctx: StoreContext, table: string, name: string, 
   const max = options.maxBytes ?? Number.POSITIVE_INFINITY;
   if (!(max >= 0)) throw new HaloclineError('InvalidArgument', `maxBytes must be a non-negative number, got ${String(options.maxBytes)}`, { table });
   const chunks = chunksOf(body, table);
-  const id = `${Date.now().toString(36)}-${randomBytes(8).toString('hex')}`;
+  // the process token in the id keeps a live upload safe from another process's orphan removal at open
+  const id = `${Date.now().toString(36)}-${ctx.token}-${randomBytes(6).toString('hex')}`;
   const file = rawFile(id);
   const writer = await ctx.blobs.create(file);
   let sha256: string;

@@ -54,8 +54,9 @@ export async function scanMatches(ctx: StoreContext, snap: Snapshot, plan: Plan,
   const cache = !oversized(ctx, parts, plan, withData ? needed(plan) : (plan.filter?.columns ?? []));
   const out = await Promise.all(
     parts.map(async (part): Promise<PartMatches> => {
-      const t = await task(ctx, snap, part, plan, 'select', cache);
-      const result = await run(ctx, part, { ...t, project: withData ? t.project : [], withRows: true }, parts.length > 1);
+      // a delete needs only the filter's columns; a replace needs the rows too
+      const t = await task(ctx, snap, part, plan, withData ? 'select' : 'count', cache);
+      const result = await run(ctx, part, { ...t, mode: 'select', withRows: true }, parts.length > 1);
       const rows = result.rows ?? new Int32Array(0);
       const batch = withData && result.columns ? batchOf(plan, result.count, plan.output.fields.map((f, i) => dataOf(f.type, result.count, result.columns![i]!))) : null;
       return { part, rows, batch };
