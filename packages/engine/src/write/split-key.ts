@@ -1,6 +1,7 @@
 // The split key of a row for dynamic partitioning: one number per row, produced by one function per column kind.
 import { type Data, type Field, Type } from 'apache-arrow';
 import { isValid } from '../data/layout.js';
+import { geometrySplitKeys } from '../geo/split.js';
 import { fieldInfo } from '../schema/metadata.js';
 
 /**
@@ -13,6 +14,7 @@ export type KeyFunction = (data: Data) => Float64Array[];
 
 /** The key function of an indexed column, or null when its kind has none (strings, booleans, binary). */
 export function keyFunction(field: Field): KeyFunction | null {
+  if (fieldInfo(field).class === 'geometry') return geometrySplitKeys(field);
   switch (field.type.typeId) {
     case Type.Int:
     case Type.Float:
