@@ -5,9 +5,9 @@ import { generateBatches, obsSchema } from './generate.js';
 
 const klass = (c: string, index = false) => new Map([['class', c], ...(index ? [['index', 'true'] as [string, string]] : [])]);
 
-/** `obs` plus class metadata on lat/lon and `geom`, the same point as WKB. */
+/** `obs` plus class metadata on lat/lon (indexed: partitions split spatially) and `geom`, the same point as WKB. */
 export const geoSchema = new Schema([
-  ...obsSchema.fields.map((f) => (f.name === 'lat' ? f.clone({ metadata: klass('latitude') }) : f.name === 'lon' ? f.clone({ metadata: klass('longitude') }) : f)),
+  ...obsSchema.fields.map((f) => (f.name === 'lat' ? f.clone({ metadata: klass('latitude', true) }) : f.name === 'lon' ? f.clone({ metadata: klass('longitude', true) }) : f)),
   new Field('geom', new Binary(), false, klass('geometry')),
 ]);
 

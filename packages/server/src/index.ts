@@ -12,4 +12,4 @@ export { parseOqs, compileOqs, OqsError, type OqsNode, type Predicate } from './
 export type { AppContext } from './http/context.js';
 export { TYPE_NAMES } from './tabular-v1/types.js';
 export { stacPlugin, MemorySource, StacError, CONFORMANCE, OPENAPI_TYPE } from './stac/index.js';
-export type { StacPluginOptions, CatalogSource, StacErrorCode } from './stac/index.js';
+export type { StacPluginOptions, CatalogSource, StacErrorCode, Resource as StacResource } from './stac/index.js';

@@ -1,5 +1,5 @@
 // A seeded STAC benchmark catalog: datasets with box footprints and time coverages, in collections.
-import type { Resource } from '@halocline/server';
+import type { StacResource as Resource } from '@halocline/server';
 import { mulberry32 } from '../generate.js';
 
 /** One dataset's searchable facts, as loaded into the DuckDB baseline. */
