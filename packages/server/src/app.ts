@@ -21,6 +21,7 @@ import { dataRoutes } from './http/data-routes.js';
 import { datasetStorage } from './http/dataset-storage.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { tabularRoutes } from './tabular-v1/routes.js';
+import { tabularV2Routes } from './tabular-v2/index.js';
 
 /** What `createApp` needs: an open engine store and the configuration (at least `dataDir`). */
 export interface AppOptions {
@@ -90,6 +91,7 @@ export async function createApp(options: AppOptions): Promise<HaloclineApp> {
     dataRoutes(api, ctx);
     fileRoutes(api, ctx);
     tabularRoutes(api, ctx);
+    await tabularV2Routes(api, ctx);
   });
   return app as unknown as HaloclineApp;
 }
