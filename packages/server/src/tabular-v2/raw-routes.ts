@@ -71,7 +71,7 @@ async function list(ctx: AppContext, req: FastifyRequest): Promise<RawEntry[]> {
 
 /** A file entry in the clients' shape. */
 function wire(e: RawEntry) {
-  return { id: e.id, name: e.name, size: e.size, 'mime-type': e.mimetype, geometry: e.geometry, properties: e.properties, created: e.created.toISOString(), updated: e.updated.toISOString() };
+  return { id: e.id, name: e.name, size: e.size, sha256: e.sha256, 'mime-type': e.mimetype, geometry: e.geometry, properties: e.properties, created: e.created.toISOString(), updated: e.updated.toISOString() };
 }
 
 function patchOf(body: unknown): RawMetaPatch {

@@ -50,7 +50,7 @@ export async function* ipcSelect(p: Pinned, deadline: number, park: (p: Pinned) 
       }
       if (!wrote && !cursor) yield enc.batch(new RecordBatch(p.schema));
     } catch (e) {
-      yield enc.marker(new Map([['error', (e as Error).message]]));
+      yield enc.marker(new Map([['error', (e as Error).message], ['error_code', String((e as { code?: unknown }).code ?? 'Internal')]]));
     }
     yield enc.end();
     yield Buffer.from(JSON.stringify({ started, ended: new Date().toISOString(), cursor }));
