@@ -23,6 +23,8 @@ export interface Streamed {
 export async function* readBatches(res: Response): AsyncGenerator<RecordBatch, Streamed> {
   if (!res.body) throw new HaloclineError('Corrupt', 'the server answered no body where an Arrow IPC stream was expected');
   const reader = (await RecordBatchReader.from(res.body as never)) as AsyncRecordBatchStreamReader;
+  await reader.open();
+  const schema = reader.schema; // read before iterating: the reader forgets it when it closes
   let cursor: string | undefined;
   for await (const b of reader as AsyncIterable<RecordBatch>) {
     const error = b.metadata.get('error');
@@ -31,7 +33,7 @@ export async function* readBatches(res: Response): AsyncGenerator<RecordBatch, S
     if (c) cursor = c;
     if (b.numRows > 0) yield b;
   }
-  return { schema: reader.schema, cursor };
+  return { schema, cursor };
 }
 
 /** The schema of an IPC response (schema fetch). */

@@ -83,7 +83,9 @@ export class RemoteTable implements TableApi {
     const it = readBatches(res);
     let r = await it.next();
     for (; !r.done; r = await it.next()) batches.push(r.value);
-    return batches.length > 0 ? new ArrowTable(batches) : new ArrowTable(new RecordBatch(r.value.schema));
+    // apache-arrow writes the key field "" without a name and reads it back as null: name it "" again
+    const schema = new Schema(r.value.schema.fields.map((f) => (f.name ? f : new Field('', f.type, f.nullable, f.metadata))), r.value.schema.metadata);
+    return new ArrowTable(batches.length > 0 ? batches.map((b) => new RecordBatch(schema, b.data)) : [new RecordBatch(schema, undefined)]);
   }
 
   async aggregate(groupBy: string, options: AggregateOptions = {}): Promise<ArrowTable> {

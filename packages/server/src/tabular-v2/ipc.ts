@@ -42,7 +42,7 @@ export class IpcEncoder {
 
   /** A zero-row batch carrying `metadata` (cursor, error). */
   marker(metadata: ReadonlyMap<string, string>): Buffer {
-    return this.batch(new RecordBatch(this.schema), metadata);
+    return this.batch(new RecordBatch(this.schema, undefined), metadata);
   }
 
   end(): Buffer {
@@ -54,20 +54,22 @@ export class IpcEncoder {
 /** The whole stream of a schema and one empty batch (schema fetch, create bodies). */
 export function schemaStream(schema: Schema): Buffer {
   const e = new IpcEncoder(schema);
-  return Buffer.concat([e.batch(new RecordBatch(schema)), e.end()]);
+  return Buffer.concat([e.batch(new RecordBatch(schema, undefined)), e.end()]);
 }
 
 /** Reads an IPC stream body; 400 (plain text) when it is not one. At most `limit` bytes are read. */
-export async function readIpc(body: unknown, limit: number): Promise<{ schema: Schema; batches: RecordBatch[] }> {
+export async function readIpc(body: unknown, limit: number, code: 'InvalidSchema' | 'InvalidData'): Promise<{ schema: Schema; batches: RecordBatch[] }> {
   const bytes = await readBody(body, limit);
-  if (bytes.byteLength === 0) throw badRequest('the body is empty; expected an Arrow IPC stream (application/vnd.apache.arrow.stream)');
+  if (bytes.byteLength === 0) throw badRequest('the body is empty; expected an Arrow IPC stream (application/vnd.apache.arrow.stream)', code);
   try {
     const reader = RecordBatchReader.from(bytes);
-    const batches = reader.readAll();
-    if (!reader.schema) throw new Error('no schema message');
-    return { schema: reader.schema, batches };
+    reader.open();
+    const schema = reader.schema;
+    if (!schema) throw new Error('no schema message');
+    const batches = [...reader];
+    return { schema, batches };
   } catch (e) {
-    throw badRequest(`the body is not a readable Arrow IPC stream: ${(e as Error).message}`);
+    throw badRequest(`the body is not a readable Arrow IPC stream: ${(e as Error).message}`, code);
   }
 }
 

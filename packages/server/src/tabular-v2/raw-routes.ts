@@ -1,7 +1,7 @@
 // Tabular v2 raw files beside a table: list, batch-list, upload, update_meta, download, delete, ingest.
 import type { Readable } from 'node:stream';
 import type { IngestMode, RawEntry, RawMetaPatch } from '@halocline/engine';
-import { tableFromJSON } from 'apache-arrow';
+import { Int64, RecordBatch, Table as ArrowTable, Utf8, vectorFromArray } from 'apache-arrow';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { badRequest } from '../errors.js';
 import { jsonBody } from '../http/body.js';
@@ -19,9 +19,20 @@ export function rawRoutes(app: FastifyInstance, ctx: AppContext): void {
   });
 
   app.post(`${base}/batch-list`, { schema: { tags, summary: 'File entries as an Arrow IPC stream' } }, async (req, reply) => {
-    const rows = (await list(ctx, req)).map((e) => ({ ...wire(e), properties: JSON.stringify(e.properties) }));
-    const table = tableFromJSON(rows.length > 0 ? rows : [{ id: '', name: '', size: 0, 'mime-type': '', geometry: '', properties: '', created: '', updated: '' }]);
-    const batches = rows.length > 0 ? table.batches : table.slice(0, 0).batches;
+    const entries = (await list(ctx, req)).map(wire);
+    const text = (f: (e: ReturnType<typeof wire>) => string | null) => vectorFromArray(entries.map(f), new Utf8());
+    const table = new ArrowTable({
+      id: text((e) => e.id),
+      name: text((e) => e.name),
+      size: vectorFromArray(entries.map((e) => BigInt(e.size)), new Int64()),
+      sha256: text((e) => e.sha256),
+      'mime-type': text((e) => e['mime-type']),
+      geometry: text((e) => e.geometry),
+      properties: text((e) => JSON.stringify(e.properties)),
+      created: text((e) => e.created),
+      updated: text((e) => e.updated),
+    });
+    const batches = table.batches.length > 0 ? table.batches : [new RecordBatch(table.schema, undefined)];
     const enc = new IpcEncoder(table.schema);
     return reply.type('application/vnd.apache.arrow.stream').send(Buffer.concat([...batches.map((b) => enc.batch(b)), enc.end()]));
   });

@@ -1,7 +1,7 @@
 // Tabular v2 reads: schema fetch, select (Arrow IPC, NDJSON, GeoJSON, FlatGeobuf) with continuations, aggregate.
 import { Readable } from 'node:stream';
 import { batchToRows, type Cursor, type Table, type Transaction } from '@halocline/engine';
-import { type Field, RecordBatch, Schema } from 'apache-arrow';
+import { RecordBatch, Schema } from 'apache-arrow';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, badRequest } from '../errors.js';
 import type { AppContext } from '../http/context.js';
@@ -48,7 +48,7 @@ export function selectRoutes(app: FastifyInstance, ctx: AppContext, state: ReadS
     const partials = await t.table.aggregatePartials(body.by, { query: body.query, aggr: body.aggr, vars: body.vars });
     const enc = new IpcEncoder(partials.schema);
     const chunks = partials.batches.map((b) => enc.batch(b));
-    if (chunks.length === 0) chunks.push(enc.batch(new RecordBatch(partials.schema)));
+    if (chunks.length === 0) chunks.push(enc.batch(new RecordBatch(partials.schema, undefined)));
     return reply.type(ARROW_STREAM).send(Buffer.concat([...chunks, enc.end()]));
   });
 }
@@ -97,7 +97,10 @@ function negotiate(accept: string | undefined): Format {
 
 function project(schema: Schema, cols: readonly string[] | undefined): Schema {
   if (!cols) return schema;
-  const fields = cols.map((c) => schema.fields.find((f) => f.name === c)).filter((f): f is Field => f !== undefined);
-  if (fields.length !== cols.length) throw badRequest(`unknown column in cols ${JSON.stringify(cols)}`);
+  const fields = cols.map((c) => {
+    const field = schema.fields.find((f) => f.name === c);
+    if (!field) throw badRequest(`unknown column "${c}" in cols; the table has ${schema.fields.map((f) => f.name).join(', ')}`, 'InvalidArgument');
+    return field;
+  });
   return new Schema(fields, schema.metadata);
 }

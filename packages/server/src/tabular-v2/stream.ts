@@ -48,7 +48,7 @@ export async function* ipcSelect(p: Pinned, deadline: number, park: (p: Pinned) 
           break;
         }
       }
-      if (!wrote && !cursor) yield enc.batch(new RecordBatch(p.schema));
+      if (!wrote && !cursor) yield enc.batch(new RecordBatch(p.schema, undefined));
     } catch (e) {
       yield enc.marker(new Map([['error', (e as Error).message], ['error_code', String((e as { code?: unknown }).code ?? 'Internal')]]));
     }

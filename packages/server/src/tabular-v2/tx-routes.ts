@@ -31,7 +31,7 @@ export function txRoutes(app: FastifyInstance, ctx: AppContext, txs: Leases<TxHa
     const t = target(ctx, req, true);
     const handle = optionalTx(req, txs, t.tableId, t.owner);
     await schemaOrNoTable(t.table);
-    const { batches } = await readIpc(req.body, ctx.config.ipcBodyLimit);
+    const { batches } = await readIpc(req.body, ctx.config.ipcBodyLimit, 'InvalidData');
     const rows = batches.reduce((n, b) => n + b.numRows, 0);
     if (rows > 0) {
       const data = new ArrowTable(batches);
