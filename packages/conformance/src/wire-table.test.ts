@@ -1,8 +1,8 @@
 // Byte-level requests as the Python and R clients send them: create/alter/drop/stats/schema/select/aggregate/insert.
 import { readFile } from 'node:fs/promises';
-import { CompressionType, RecordBatchStreamWriter, Utf8, tableFromArrays, vectorFromArray } from 'apache-arrow';
+import { CompressionType, RecordBatchStreamWriter, Table as ArrowTable, Utf8, vectorFromArray } from 'apache-arrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARROW, decode, idsOf, post, schemaBody, wireSchema } from './wire.js';
+import { ARROW, decode, idsOf, json, post, schemaBody, wireSchema } from './wire.js';
 import { type ConformanceServer, startConformanceServer } from './test-server.js';
 
 let s: ConformanceServer;
@@ -11,9 +11,9 @@ beforeAll(async () => {
 });
 afterAll(async () => s?.close());
 
-const rows = (from: number, n: number) => tableFromArrays({
-  id: Int32Array.from({ length: n }, (_, i) => from + i),
-  depth: Float64Array.from({ length: n }, (_, i) => (from + i) * 10),
+const rows = (from: number, n: number) => new ArrowTable({
+  id: vectorFromArray(Int32Array.from({ length: n }, (_, i) => from + i)),
+  depth: vectorFromArray(Float64Array.from({ length: n }, (_, i) => (from + i) * 10)),
   name: vectorFromArray(Array.from({ length: n }, (_, i) => ((from + i) % 2 ? 'odd' : 'even')), new Utf8()),
   geometry: vectorFromArray(Array.from({ length: n }, (_, i) => `POINT(${(from + i) % 90} 1)`), new Utf8()),
 });
@@ -67,12 +67,12 @@ describe('wire: table lifecycle', () => {
 
   it('stats and truncate', async () => {
     const id = await table(5);
-    const stats = await (await post(s, 'stats', { table_id: id })).json();
+    const stats = await json(post(s, 'stats', { table_id: id }));
     expect(stats).toMatchObject({ num_rows: 5 });
     expect(stats.columns.map((c: { name: string }) => c.name)).toEqual(['id', 'depth', 'name', 'geometry']);
     expect(Object.keys(stats.columns[0]).sort()).toEqual(['max', 'metadata', 'min', 'name', 'null_count', 'num_values', 'type']);
     expect((await post(s, 'truncate', { table_id: id })).status).toBe(200);
-    expect((await (await post(s, 'stats', { table_id: id })).json()).num_rows).toBe(0);
+    expect((await json(post(s, 'stats', { table_id: id }))).num_rows).toBe(0);
   });
 });
 
@@ -124,7 +124,7 @@ describe('wire: select', () => {
     expect((await nd.text()).trim().split('\n').map((l) => JSON.parse(l))).toEqual([
       { id: 1, depth: 10, name: 'odd', geometry: 'POINT(1 1)' }, { id: 2, depth: 20, name: 'even', geometry: 'POINT(2 1)' }, { '@@end': true },
     ]);
-    const gj = await (await post(s, 'sdk/select', { table_id: id, tx_id: '' }, { json: {}, accept: 'application/geo+json' })).json();
+    const gj = await json(post(s, 'sdk/select', { table_id: id, tx_id: '' }, { json: {}, accept: 'application/geo+json' }));
     expect(gj.type).toBe('FeatureCollection');
     expect(gj.features[0]).toMatchObject({ type: 'Feature', geometry: { type: 'Point', coordinates: [1, 1] }, properties: { id: 1 } });
     const fgb = await post(s, 'sdk/select', { table_id: id, tx_id: '' }, { json: {}, accept: 'application/flatgeobuf' });
@@ -156,7 +156,7 @@ describe('wire: aggregate and insert', () => {
     await post(s, 'sdk/create', { table_id: zid }, { body: schemaBody(schema) });
     const zstd = await post(s, 'sdk/insert', { table_id: zid, tx_id: '' }, { body: await readFile(new URL('../fixtures/zstd-batches.arrows', import.meta.url)) });
     expect(zstd.status, await zstd.clone().text()).toBe(200);
-    expect(await zstd.json()).toEqual({ num_rows: 1000 });
+    expect(await json(zstd)).toEqual({ num_rows: 1000 });
     const d = await decode(await post(s, 'sdk/select', { table_id: zid, tx_id: '' }, { json: { query: 'id == 999', cols: ['id', 'name'] } }));
     expect(d.batches[0]!.get(0)!.toJSON()).toEqual({ id: 999, name: 'cast-4' });
     const l = await decode(await post(s, 'sdk/select', { table_id: id, tx_id: '' }, { json: { cols: ['id'] } }));
@@ -165,10 +165,10 @@ describe('wire: aggregate and insert', () => {
 
   it('bad data is 400 plain text and stores nothing', async () => {
     const id = await table(2);
-    const wrong = tableFromArrays({ id: ['x'], depth: [1], name: ['a'], geometry: ['POINT(1 1)'] });
+    const wrong = new ArrowTable({ id: vectorFromArray(['x'], new Utf8()), depth: vectorFromArray([1]), name: vectorFromArray(['a'], new Utf8()), geometry: vectorFromArray(['POINT(1 1)'], new Utf8()) });
     const res = await post(s, 'sdk/insert', { table_id: id, tx_id: '' }, { body: ipc(wrong as never) });
     expect(res.status).toBe(400);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
-    expect((await (await post(s, 'stats', { table_id: id })).json()).num_rows).toBe(2);
+    expect((await json(post(s, 'stats', { table_id: id }))).num_rows).toBe(2);
   });
 });

@@ -57,3 +57,6 @@ export async function decode(res: Response): Promise<Decoded> {
 
 /** The `id` column values of decoded batches. */
 export const idsOf = (d: Decoded): number[] => d.batches.flatMap((b) => [...(b.getChild('id')?.toArray() ?? [])] as number[]);
+
+/** The JSON body of a response, untyped (tests inspect it field by field). */
+export const json = async (res: Response | Promise<Response>): Promise<any> => (await res).json(); // eslint-disable-line @typescript-eslint/no-explicit-any
