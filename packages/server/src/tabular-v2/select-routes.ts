@@ -70,9 +70,30 @@ function resumed(state: ReadState, cursor: string, table: string, owner: string)
   return p;
 }
 
-function answer(reply: FastifyReply, format: Format, p: Pinned, deadline: number, park: (p: Pinned) => string): FastifyReply {
-  if (format === 'ndjson') return reply.type('application/x-ndjson').send(Readable.from(ndjsonSelect(p, deadline, park, batchToRows)));
-  return reply.type(ARROW_STREAM).send(Readable.from(ipcSelect(p, deadline, park)));
+async function answer(reply: FastifyReply, format: Format, p: Pinned, deadline: number, park: (p: Pinned) => string): Promise<FastifyReply> {
+  if (format === 'ndjson') return reply.type('application/x-ndjson').send(await buffered(ndjsonSelect(p, deadline, park, batchToRows)));
+  return reply.type(ARROW_STREAM).send(await buffered(ipcSelect(p, deadline, park)));
+}
+
+/**
+ * A small answer (all of it within the first 1 MiB) as one buffer, sent with a content length; a
+ * larger one as a stream that starts with what was read ahead.
+ */
+async function buffered(chunks: AsyncGenerator<Buffer | string>): Promise<Buffer | Readable> {
+  const head: (Buffer | string)[] = [];
+  let size = 0;
+  for (;;) {
+    const r = await chunks.next();
+    if (r.done) return Buffer.concat(head.map((c) => (typeof c === 'string' ? Buffer.from(c) : c)));
+    head.push(r.value);
+    size += r.value.length;
+    if (size >= 1 << 20) break;
+  }
+  async function* rest(): AsyncGenerator<Buffer | string> {
+    yield* head;
+    yield* chunks;
+  }
+  return Readable.from(rest());
 }
 
 async function geojson(reply: FastifyReply, cursor: Cursor): Promise<FastifyReply> {
