@@ -71,11 +71,11 @@ describe('typecheck', () => {
     expect(check('ok')).toMatchObject({ kind: 'column', name: 'ok' });
   });
 
-  it('rejects geospatial operators and unknown functions for now', () => {
+  it('rejects geospatial operators on non-geometry columns, and unknown functions', () => {
     expect(errorOf('name within "POLYGON ((0 0, 1 1, 1 0, 0 0))"')).toMatchObject({
-      code: 'QueryType', message: "geospatial operator 'within' needs a geometry column; geometry support is not available yet", position: 5, token: 'within', column: 'name',
+      code: 'QueryType', message: expect.stringContaining("'within' needs a geometry column or a latitude/longitude column"), position: 0, token: 'name', column: 'name',
     });
-    expect(errorOf('name ~ $g', { g: 'POINT (0 0)' })).toMatchObject({ message: expect.stringContaining("geospatial operator '~'") });
+    expect(errorOf('name ~ $g', { g: 'POINT (0 0)' })).toMatchObject({ code: 'QueryType', column: 'name', message: expect.stringContaining("'~' needs a geometry column") });
     expect(errorOf('geom intersect "POINT (0 0)"')).toMatchObject({ message: "unknown column 'geom' at 0" });
     expect(errorOf('abs(depth) > 1')).toMatchObject({ code: 'QueryType', message: "unknown function 'abs' at 0", token: 'abs' });
     expect(errorOf('half > 1')).toMatchObject({ message: "float16 columns are not supported in expressions (column 'half' at 0)" });
