@@ -34,6 +34,8 @@ describe('wire: transactions', () => {
     const removed = await decode(await post(s, 'sdk/replace', { table_id: id, tx_id }, { json: { query: 'id <= 2', vars: null } }));
     expect(idsOf(removed)).toEqual([1, 2]);
     expect(await select(id, tx_id)).toEqual([3, 4, 10, 11]);
+    const agg = async (tx: string) => (await decode(await post(s, 'sdk/aggregate', { table_id: id, tx_id: tx }, { json: { by: "'TOTAL'", query: 'id >= 3' } }))).batches[0]!.getChild('*')!.get(0);
+    expect([await agg(tx_id), await agg('')]).toEqual([4, 2]); // the transaction sees 3, 4, 10, 11; others 3, 4
     expect(await select(id)).toEqual([1, 2, 3, 4]);
     expect((await post(s, 'sdk/commit', { table_id: id, tx_id })).status).toBe(200);
     expect(await select(id)).toEqual([3, 4, 10, 11]);

@@ -1,5 +1,8 @@
 // Transactions: snapshot-isolated inserts, deletes, replaces and selects, committed all at once or not at all.
-import type { RecordBatch } from 'apache-arrow';
+import type { RecordBatch, Table as ArrowTable } from 'apache-arrow';
+import { aggregateSnapshot } from '../aggregate/execute.js';
+import { partialTable } from '../aggregate/merge.js';
+import type { AggregateOptions } from '../aggregate/spec.js';
 import type { TransactionApi } from '../api.js';
 import type { StoreContext } from '../context.js';
 import { Cursor, type Row } from '../cursor.js';
@@ -110,6 +113,14 @@ export class Transaction implements TransactionApi {
       this.data.markDeleted(m.part, m.rows);
       for (const [lo, hi] of runs) yield lo === 0 && hi === m.rows.length ? m.batch! : m.batch!.slice(lo, hi);
     }
+  }
+
+  /** `Table.aggregatePartials` over the transaction's view (its snapshot plus its own writes). */
+  async aggregatePartials(groupBy: string, options: AggregateOptions = {}): Promise<ArrowTable> {
+    return this.op(async () => {
+      const { merged, task, keyType } = await aggregateSnapshot(this.ctx, this.data.view(), groupBy, options, this.table);
+      return partialTable(merged, task.fields, keyType);
+    });
   }
 
   /** A lazy select over the transaction's view: the snapshot it began with plus its own writes. */

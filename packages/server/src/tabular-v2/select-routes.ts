@@ -45,7 +45,8 @@ export function selectRoutes(app: FastifyInstance, ctx: AppContext, state: ReadS
     const t = target(ctx, req, false);
     const body = aggregateBody(req);
     await schemaOrNoTable(t.table);
-    const partials = await t.table.aggregatePartials(body.by, { query: body.query, aggr: body.aggr, vars: body.vars });
+    const source: { aggregatePartials: Table['aggregatePartials'] } = txFor(req, state, t.tableId, t.owner) ?? t.table;
+    const partials = await source.aggregatePartials(body.by, { query: body.query, aggr: body.aggr, vars: body.vars });
     const enc = new IpcEncoder(partials.schema);
     const chunks = partials.batches.map((b) => enc.batch(b));
     if (chunks.length === 0) chunks.push(enc.batch(new RecordBatch(partials.schema, undefined)));
