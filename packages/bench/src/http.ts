@@ -1,6 +1,6 @@
-// The HTTP benchmark: tabular v2 through @halocline/client against a real server (same process), side by
-// side with the embedded engine on the same store: select at ~8.3% of N rows, insert of 1M rows in one
-// transaction, per-request overhead of a tiny select.
+// The HTTP benchmark: tabular v2 through @halocline/client against a real server in a child process,
+// side by side with the embedded engine (a store in this process holding the same seeded rows): select
+// at ~8.3% of N rows, insert of 1M rows in one transaction, per-request overhead of a tiny select.
 // Run: npm run build && npm run bench:http --workspace @halocline/bench -- [--rows N] [--runs N]
 import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -8,11 +8,13 @@ import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client } from '@halocline/client';
 import type { TableApi } from '@halocline/engine';
-import { startServer } from '@halocline/server';
+import { fork } from 'node:child_process';
+import { openStore } from '@halocline/engine';
 import type { Table } from 'apache-arrow';
 import { generateBatches, generateTable, obsSchema } from './generate.js';
 import { measure, measureMany } from './measure.js';
 import { formatMs, formatRate, type Stats } from './report.js';
+import { tabularManifest as manifest } from './http-manifest.js';
 
 const { values } = parseArgs({ options: { rows: { type: 'string', default: '10000000' }, runs: { type: 'string', default: '5' }, seed: { type: 'string', default: '42' }, out: { type: 'string', default: 'results/http.json' } } });
 const rows = Number(values.rows);
@@ -20,37 +22,38 @@ const runs = Number(values.runs);
 const seed = Number(values.seed);
 const FILTER = 'depth > 5500';
 
-const manifest = (name: string) => ({
-  kind: 'catalog.example.io/dataset', version: 'v1alpha3', metadata: { name },
-  spec: { storage_controller: 'registry.example.io/storageController/storage-tabular', storage_class: 'registry.example.io/storageClass/tabular', maintainer: { contact: 'Bench <b@example.org>', organisation: 'Halocline' } },
-});
-
 interface Row { readonly workload: string; readonly http: Stats; readonly embedded: Stats; readonly measured: string; readonly target?: string; readonly pass?: boolean; readonly note?: string }
 
 async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'halocline-http-bench-'));
-  const server = await startServer({ port: 0, host: '127.0.0.1', workers: availableParallelism(), config: { logger: false, dataDir: dir } });
+  const child = fork(new URL('./http-server-child.js', import.meta.url), [join(dir, 'server'), String(rows), String(seed)], { execArgv: [] });
+  const ready = new Promise<{ url: string; key: string; obs: string }>((res, rej) => {
+    child.once('message', (m) => res(m as never));
+    child.once('exit', (code) => rej(new Error(`server process exited (${code})`)));
+  });
+  const store = await openStore({ path: join(dir, 'embedded'), workers: availableParallelism() });
   const loadAtStart = loadavg();
   const out: Row[] = [];
   try {
-    const key = (await server.app.halocline.access.createApiKey('bench', false)).key;
-    const client = new Client({ baseUrl: server.url, apiKey: key });
-    let datasets = 0;
-    const dataset = async () => (await client.catalog.create(manifest(`bench-${++datasets}`))).metadata.uuid!;
-    const obs = await dataset();
-    const local = server.store.table(obs);
+    const local = store.table('obs');
     await local.create(obsSchema);
     const t0 = performance.now();
     for (const b of generateBatches({ rows, seed, batchRows: 1 << 20 })) await local.insert(b);
-    console.log(`loaded ${rows} rows in ${formatMs(performance.now() - t0)} ms`);
+    const { url, key, obs } = await ready;
+    console.log(`loaded ${rows} rows (embedded ${formatMs(performance.now() - t0)} ms; server process loaded its copy in parallel)`);
+    const client = new Client({ baseUrl: url, apiKey: key });
+    let datasets = 0;
+    const dataset = async () => (await client.catalog.create(manifest(`bench-${++datasets}`))).metadata.uuid!;
     out.push(await select(local, client.table(obs)));
-    out.push(await insert(server.store.table.bind(server.store), client, dataset));
-    out.push(await overhead(server.store.table.bind(server.store), client, dataset));
+    out.push(await insert((name) => store.table(name), client, dataset));
+    out.push(await overhead((name) => store.table(name), client, dataset));
   } finally {
-    await server.close();
+    child.send('close');
+    await new Promise((r) => child.once('exit', r));
+    await store.close();
     await rm(dir, { recursive: true, force: true });
   }
-  console.log(`\nHTTP (client → server, same process) vs embedded engine — ${rows} rows, ${runs} runs after a warm-up`);
+  console.log(`\nHTTP (client → server in a child process) vs embedded engine — ${rows} rows, ${runs} runs after a warm-up`);
   console.log('workload | HTTP min/median/max ms | embedded min/median/max ms | measured | target');
   for (const r of out) console.log(`${r.workload} | ${fmt(r.http)} | ${fmt(r.embedded)} | ${r.measured} | ${r.target ?? '—'}${r.pass === undefined ? '' : r.pass ? ' PASS' : ' MISS'}${r.note ? `\n  ${r.note}` : ''}`);
   console.log(`load average (1/5/15 min): ${loadAtStart.map((l) => l.toFixed(2)).join(' ')} at start, ${loadavg().map((l) => l.toFixed(2)).join(' ')} at end`);
@@ -82,24 +85,29 @@ async function insert(table: (name: string) => TableApi, client: Client, dataset
   const n = Math.min(1_000_000, rows);
   const data: Table = generateTable({ rows: n, seed: seed + 1 });
   const names: string[] = [];
-  const setup = async () => {
-    const id = await dataset();
-    await table(id).create(obsSchema);
-    names.push(id);
-  };
   const last = () => names[names.length - 1]!;
-  const embedded = await measure(() => table(last()).transaction((tx) => tx.insert(data)), { runs, setup });
-  const http = await measure(() => client.table(last()).transaction((tx) => tx.insert(data)), { runs, setup });
+  const embedded = await measure(() => table(last()).transaction((tx) => tx.insert(data)), { runs, setup: async () => {
+    names.push(`insert-${names.length}`);
+    await table(last()).create(obsSchema);
+  } });
+  const http = await measure(() => client.table(last()).transaction((tx) => tx.insert(data)), { runs, setup: async () => {
+    names.push(await dataset());
+    await client.table(last()).create(obsSchema);
+  } });
   const rate = (n * 1000) / http.median;
   return { workload: `insert ${n} rows in one transaction (begin, insert Arrow IPC, commit)`, http, embedded, measured: `${formatRate(rate)} (embedded ${formatRate((n * 1000) / embedded.median)})` };
 }
 
 async function overhead(table: (name: string) => TableApi, client: Client, dataset: () => Promise<string>): Promise<Row> {
-  const id = await dataset();
-  await table(id).create(obsSchema);
-  await table(id).insert(generateTable({ rows: 1, seed }));
-  const embedded = await measureMany(() => table(id).select('depth > 100').all(), 2000);
-  const http = await measureMany(() => client.table(id).select('depth > 100').all(), 2000);
+  const one = generateTable({ rows: 1, seed });
+  const remote = client.table(await dataset());
+  await remote.create(obsSchema);
+  await remote.insert(one);
+  const local = table('tiny');
+  await local.create(obsSchema);
+  await local.insert(one);
+  const embedded = await measureMany(() => local.select('depth > 100').all(), 2000);
+  const http = await measureMany(() => remote.select('depth > 100').all(), 2000);
   return { workload: 'tiny select (1-row table), per request', http, embedded, measured: `${formatMs(http.median - embedded.median)} ms added by HTTP` };
 }
 

@@ -76,6 +76,9 @@ async function answer(reply: FastifyReply, format: Format, p: Pinned, deadline: 
   return reply.type(ARROW_STREAM).send(await buffered(ipcSelect(p, deadline, park)));
 }
 
+/** Bytes an answer may run ahead of the socket: the scan keeps going while the client reads. */
+const READ_AHEAD = 16 << 20;
+
 /**
  * A small answer (all of it within the first 1 MiB) as one buffer, sent with a content length; a
  * larger one as a stream that starts with what was read ahead.
@@ -94,7 +97,7 @@ async function buffered(chunks: AsyncGenerator<Buffer | string>): Promise<Buffer
     yield* head;
     yield* chunks;
   }
-  return Readable.from(rest());
+  return Readable.from(rest(), { objectMode: false, highWaterMark: READ_AHEAD });
 }
 
 async function geojson(reply: FastifyReply, cursor: Cursor): Promise<FastifyReply> {
