@@ -1,5 +1,6 @@
 // A lazy select: nothing runs until one of its iterators is iterated; each iteration is a fresh snapshot.
 import { type RecordBatch, type Schema, Table as ArrowTable } from 'apache-arrow';
+import type { CursorApi } from './api.js';
 import type { StoreContext } from './context.js';
 import { batchToRows } from './data/rows.js';
 import { HaloclineError } from './errors.js';
@@ -16,7 +17,7 @@ export type Row = Record<string, unknown>;
  * @example
  * for await (const row of t.select('depth > $d', { vars: { d: 100 } }).rows()) console.log(row.temp)
  */
-export class Cursor {
+export class Cursor implements CursorApi {
   constructor(
     private readonly ctx: StoreContext,
     private readonly table: string,

@@ -1,6 +1,9 @@
 // @halocline/engine: the embeddable Arrow-native tabular engine.
 export { openStore, Store, type StoreOptions } from './store.js';
 export { Table, type InsertData } from './table.js';
+export type { TableApi, CursorApi, TransactionApi, RawFilesApi } from './api.js';
+export { batchToRows } from './data/rows.js';
+export { toRecordBatches } from './data/convert.js';
 export { Cursor, type Row } from './cursor.js';
 export { Transaction, type TransactionState, type MatchOptions } from './mvcc/transaction.js';
 export type { SelectOptions } from './read/plan.js';

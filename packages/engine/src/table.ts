@@ -5,6 +5,7 @@ import { aggregateSnapshot } from './aggregate/execute.js';
 import { finalTable, partialTable } from './aggregate/merge.js';
 import type { AggregateOptions } from './aggregate/spec.js';
 import type { StoreContext } from './context.js';
+import type { TableApi } from './api.js';
 import { Cursor } from './cursor.js';
 import { type InsertInput, toRecordBatches } from './data/convert.js';
 import { HaloclineError } from './errors.js';
@@ -30,7 +31,7 @@ export type InsertData = InsertInput;
  * @example
  * const t = store.table('ctd'); await t.create(schema); await t.insert(rows)
  */
-export class Table {
+export class Table implements TableApi {
   constructor(
     private readonly ctx: StoreContext,
     readonly name: string,

@@ -23,6 +23,7 @@ import { installErrorHandler } from './http/error-handler.js';
 import { mountStac } from './http/stac.js';
 import { tabularRoutes } from './tabular-v1/routes.js';
 import { transactionRoutes } from './tabular-v1/transactions.js';
+import { tabularV2Routes } from './tabular-v2/index.js';
 
 /** What `createApp` needs: an open engine store and the configuration (at least `dataDir`). */
 export interface AppOptions {
@@ -95,6 +96,7 @@ export async function createApp(options: AppOptions): Promise<HaloclineApp> {
     fileRoutes(api, ctx);
     tabularRoutes(api, ctx);
     transactionRoutes(api, ctx);
+    await tabularV2Routes(api, ctx);
   });
   return app as unknown as HaloclineApp;
 }

@@ -26,6 +26,12 @@ export interface ServerConfig {
   readonly requestTimeout: number;
   /** Processing budget of one tabular list request in milliseconds. */
   readonly listBudgetMs: number;
+  /** Tabular v2: a transaction idle longer than this (ms) is rolled back. */
+  readonly txIdleMs: number;
+  /** Tabular v2: how long (ms) a select continuation cursor keeps its snapshot pinned. */
+  readonly cursorTtlMs: number;
+  /** Tabular v2: largest Arrow IPC request body in bytes (create, alter, insert). */
+  readonly ipcBodyLimit: number;
   /** Lifetime of tokens the server issues, in seconds. */
   readonly tokenTtlSeconds: number;
   /** `iss` and `aud` of the server's own tokens. */
@@ -46,6 +52,9 @@ export const defaultConfig: Omit<ServerConfig, 'dataDir'> = {
   uploadLimit: 16 * 1024 * 1024 * 1024,
   requestTimeout: 15 * 60_000,
   listBudgetMs: 30_000,
+  txIdleMs: 5 * 60_000,
+  cursorTtlMs: 5 * 60_000,
+  ipcBodyLimit: 1024 * 1024 * 1024,
   tokenTtlSeconds: 3600,
   issuer: 'halocline',
   audience: 'halocline',

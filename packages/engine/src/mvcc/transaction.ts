@@ -1,4 +1,9 @@
 // Transactions: snapshot-isolated inserts, deletes, replaces and selects, committed all at once or not at all.
+import type { RecordBatch, Table as ArrowTable } from 'apache-arrow';
+import { aggregateSnapshot } from '../aggregate/execute.js';
+import { partialTable } from '../aggregate/merge.js';
+import type { AggregateOptions } from '../aggregate/spec.js';
+import type { TransactionApi } from '../api.js';
 import type { StoreContext } from '../context.js';
 import { Cursor, type Row } from '../cursor.js';
 import { type InsertInput, toRecordBatches } from '../data/convert.js';
@@ -29,7 +34,7 @@ export interface MatchOptions {
  * @example
  * const tx = await t.begin(); await tx.insert(rows); const n = await tx.delete('depth < 0'); await tx.commit()
  */
-export class Transaction {
+export class Transaction implements TransactionApi {
   private status: TransactionState = 'active';
   private readonly ops = new Set<Promise<unknown>>();
   private readers = 0;
@@ -85,6 +90,37 @@ export class Transaction {
         yield rows[k]!;
       }
     }
+  }
+
+  /**
+   * `replace` as Arrow record batches (the wire shape of `/sdk/replace`): the same matches, each
+   * deleted as its batch is yielded; rows this transaction already deleted are left out.
+   */
+  async *replaceBatches(filter: string, options: MatchOptions = {}): AsyncGenerator<RecordBatch> {
+    const matches = await this.op(() => this.match(filter, options, true));
+    for (const m of matches) {
+      this.check();
+      let start = -1;
+      const runs: [number, number][] = [];
+      for (let k = 0; k <= m.rows.length; k++) {
+        const keep = k < m.rows.length && !this.data.isDeleted(m.part, m.rows[k]!);
+        if (keep && start < 0) start = k;
+        if (!keep && start >= 0) {
+          runs.push([start, k]);
+          start = -1;
+        }
+      }
+      this.data.markDeleted(m.part, m.rows);
+      for (const [lo, hi] of runs) yield lo === 0 && hi === m.rows.length ? m.batch! : m.batch!.slice(lo, hi);
+    }
+  }
+
+  /** `Table.aggregatePartials` over the transaction's view (its snapshot plus its own writes). */
+  async aggregatePartials(groupBy: string, options: AggregateOptions = {}): Promise<ArrowTable> {
+    return this.op(async () => {
+      const { merged, task, keyType } = await aggregateSnapshot(this.ctx, this.data.view(), groupBy, options, this.table);
+      return partialTable(merged, task.fields, keyType);
+    });
   }
 
   /** A lazy select over the transaction's view: the snapshot it began with plus its own writes. */

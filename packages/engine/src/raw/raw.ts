@@ -1,5 +1,6 @@
 // The raw controller of a table: files kept beside the table (not rows), and their ingest into it.
 import type { Readable } from 'node:stream';
+import type { RawFilesApi } from '../api.js';
 import type { StoreContext } from '../context.js';
 import { type IngestOptions, type IngestResult, ingestRaw } from '../ingest/ingest.js';
 import { type RawEntry, type RawRecord, rawKey, toEntry } from './entry.js';
@@ -15,7 +16,7 @@ import { type RawMetaPatch, checkPatch } from './validate.js';
  * @example
  * const id = await t.raw.upload('casts.csv', bytes); await t.raw.ingest(id, { opt: 'append' })
  */
-export class RawFiles {
+export class RawFiles implements RawFilesApi {
   constructor(
     private readonly ctx: StoreContext,
     readonly table: string,

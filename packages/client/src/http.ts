@@ -1,0 +1,87 @@
+// One request path for the whole client: auth header, retries with backoff, errors mapped.
+import { Authorizer, type Credentials } from './auth.js';
+import { errorOf } from './errors.js';
+
+/** Client options: the service address, credentials, and tuning. */
+export type ClientOptions = { readonly baseUrl: string; readonly fetch?: typeof fetch; readonly retries?: number; readonly backoffMs?: number } & Credentials;
+
+/** One request. `read` requests retry on 429/502/503/504; writes only on 429 (as the Python and R clients do). */
+export interface Request {
+  readonly method: string;
+  readonly path: string;
+  readonly query?: Record<string, string | number | undefined>;
+  readonly json?: unknown;
+  readonly body?: Uint8Array | ReadableStream<Uint8Array> | NodeJS.ReadableStream;
+  readonly headers?: Record<string, string>;
+  readonly read?: boolean;
+  /** Statuses returned as is instead of thrown (e.g. 204, 404). */
+  readonly pass?: readonly number[];
+}
+
+const RETRY_READ = new Set([429, 502, 503, 504]);
+
+/** The transport the API areas share. */
+export class Http {
+  readonly baseUrl: string;
+  private readonly auth: Authorizer;
+  private readonly fetchFn: typeof fetch;
+  private readonly retries: number;
+  private readonly backoffMs: number;
+
+  constructor(options: ClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.fetchFn = options.fetch ?? fetch;
+    this.auth = new Authorizer(this.baseUrl, options, this.fetchFn);
+    this.retries = options.retries ?? 4;
+    this.backoffMs = options.backoffMs ?? 200;
+  }
+
+  /** Sends `r`; resolves with an OK response (or one whose status is in `pass`), throws otherwise. */
+  async send(r: Request): Promise<Response> {
+    const url = this.url(r.path, r.query);
+    const streamed = r.body !== undefined && !(r.body instanceof Uint8Array);
+    for (let attempt = 0; ; attempt++) {
+      const headers: Record<string, string> = { authorization: await this.auth.header(), ...r.headers };
+      let body: RequestInit['body'];
+      if (r.json !== undefined) {
+        headers['content-type'] = 'application/json';
+        body = JSON.stringify(r.json);
+      } else if (r.body !== undefined) {
+        headers['content-type'] ??= 'application/octet-stream';
+        body = r.body as RequestInit['body'];
+      }
+      const res = await this.fetchFn(url, { method: r.method, headers, body, ...(streamed ? { duplex: 'half' } : {}) } as RequestInit);
+      if (res.ok || r.pass?.includes(res.status)) return res;
+      const retry = attempt < this.retries && !streamed && (res.status === 429 || (r.read === true && RETRY_READ.has(res.status)));
+      const refreshed = res.status === 401 && attempt === 0 && this.auth.invalidate();
+      if (retry || refreshed) {
+        await res.body?.cancel();
+        if (retry) await sleep(this.delay(attempt, res.headers.get('retry-after')));
+        continue;
+      }
+      throw errorOf(res.status, await res.text(), res.headers.get('x-halocline-error'), `${r.method} ${r.path}`);
+    }
+  }
+
+  /** `send` and the JSON body (undefined for an empty one). */
+  async json<T>(r: Request): Promise<T> {
+    const res = await this.send(r);
+    const text = await res.text();
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+
+  private url(path: string, query: Request['query']): string {
+    const q = new URLSearchParams();
+    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) q.set(k, String(v));
+    const s = q.toString();
+    return `${this.baseUrl}${path}${s ? `?${s}` : ''}`;
+  }
+
+  private delay(attempt: number, retryAfter: string | null): number {
+    const seconds = retryAfter === null ? NaN : Number(retryAfter);
+    if (Number.isFinite(seconds)) return Math.min(seconds * 1000, 30_000);
+    return this.backoffMs * 2 ** attempt * (0.5 + Math.random() / 2);
+  }
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

@@ -1,0 +1,92 @@
+// Select as a streamed Arrow IPC answer: batch by batch, cut at the time budget with a continuation cursor.
+import { RecordBatch, type Schema } from 'apache-arrow';
+import { IpcEncoder } from './ipc.js';
+
+/** A select in progress: its batch iterator (holding a pinned snapshot) and the batch read ahead. */
+export interface Pinned {
+  readonly schema: Schema;
+  readonly iter: AsyncIterator<RecordBatch>;
+  pending: RecordBatch | null;
+}
+
+/** Starts a select: reads the first batch now, so a bad query fails before the answer begins. */
+export async function pin(schema: Schema, batches: AsyncIterable<RecordBatch>): Promise<Pinned> {
+  const iter = batches[Symbol.asyncIterator]();
+  const first = await iter.next();
+  return { schema, iter, pending: first.done ? null : first.value };
+}
+
+/** Releases a pinned select that will not be continued. */
+export function unpin(p: Pinned): void {
+  void p.iter.return?.(undefined);
+}
+
+/**
+ * The IPC stream of `p` until it ends or `deadline` passes with rows left; then `park(p)` keeps it
+ * and names the cursor, which goes into a zero-row batch's metadata (`cursor`) and into the JSON
+ * trailer `{"started","ended","cursor"}` after the end-of-stream marker. An error after the first
+ * byte becomes a zero-row batch with metadata `error`.
+ */
+export async function* ipcSelect(p: Pinned, deadline: number, park: (p: Pinned) => string): AsyncGenerator<Buffer> {
+  const started = new Date().toISOString();
+  const enc = new IpcEncoder(p.schema);
+  let cursor: string | null = null;
+  let wrote = false;
+  try {
+    try {
+      let next = p.pending;
+      p.pending = null;
+      while (next) {
+        yield enc.batch(next);
+        wrote = true;
+        const r = await p.iter.next();
+        next = r.done ? null : r.value;
+        if (next && Date.now() >= deadline) {
+          p.pending = next;
+          cursor = park(p);
+          yield enc.marker(new Map([['cursor', cursor]]));
+          break;
+        }
+      }
+      if (!wrote && !cursor) yield enc.batch(new RecordBatch(p.schema, undefined));
+    } catch (e) {
+      yield enc.marker(new Map([['error', (e as Error).message], ['error_code', String((e as { code?: unknown }).code ?? 'Internal')]]));
+    }
+    yield enc.end();
+    yield Buffer.from(JSON.stringify({ started, ended: new Date().toISOString(), cursor }));
+  } finally {
+    if (cursor === null) unpin(p);
+  }
+}
+
+/** NDJSON rows (JSON-safe values), then `{"@@next": cursor}` or `{"@@end": true}`, like tabular v1. */
+export async function* ndjsonSelect(p: Pinned, deadline: number, park: (p: Pinned) => string, toRows: (b: RecordBatch) => Record<string, unknown>[]): AsyncGenerator<string> {
+  let cursor: string | null = null;
+  try {
+    let next = p.pending;
+    p.pending = null;
+    while (next) {
+      yield `${toRows(next).map((r) => JSON.stringify(r, jsonSafe)).join('\n')}\n`;
+      const r = await p.iter.next();
+      next = r.done ? null : r.value;
+      if (next && Date.now() >= deadline) {
+        p.pending = next;
+        cursor = park(p);
+        break;
+      }
+    }
+    yield `${JSON.stringify(cursor ? { '@@next': cursor } : { '@@end': true })}\n`;
+  } finally {
+    if (cursor === null) unpin(p);
+  }
+}
+
+/** JSON.stringify replacer: bigint as a number when exact (else a string), bytes as base64. */
+export function jsonSafe(_key: string, v: unknown): unknown {
+  if (typeof v === 'bigint') return v >= -9007199254740991n && v <= 9007199254740991n ? Number(v) : v.toString();
+  if (v instanceof Uint8Array) return Buffer.from(v).toString('base64');
+  if (v && typeof v === 'object' && (v as { type?: unknown }).type === 'Buffer' && Array.isArray((v as { data?: unknown }).data)) {
+    return Buffer.from((v as { data: number[] }).data).toString('base64');
+  }
+  return v;
+}

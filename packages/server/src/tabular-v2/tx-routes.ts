@@ -1,0 +1,93 @@
+// Tabular v2 writes: insert (Arrow IPC, compressed batches too) and transactions owned by table and account.
+import { Readable } from 'node:stream';
+import type { Transaction } from '@halocline/engine';
+import { Table as ArrowTable } from 'apache-arrow';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ApiError, badRequest } from '../errors.js';
+import type { AppContext } from '../http/context.js';
+import { selectBody } from './body.js';
+import { ARROW_STREAM, readIpc } from './ipc.js';
+import type { Leases } from './leases.js';
+import { ipcSelect, pin } from './stream.js';
+import { schemaOrNoTable, target, type V2Query } from './target.js';
+
+const tags = ['tabular v2'];
+
+/** An open HTTP transaction. */
+export interface TxHandle {
+  readonly tx: Transaction;
+}
+
+/** begin, insert, replace, commit and rollback (both path spellings). */
+export function txRoutes(app: FastifyInstance, ctx: AppContext, txs: Leases<TxHandle>): void {
+  app.post('/api/table/v2/begin', { schema: { tags, summary: 'Begin a transaction' } }, async (req) => {
+    const t = target(ctx, req, true);
+    await schemaOrNoTable(t.table);
+    const tx = await t.table.begin();
+    return { tx_id: txs.add({ tx }, t.tableId, t.owner) };
+  });
+
+  app.post('/api/table/v2/sdk/insert', { schema: { tags, summary: 'Insert an Arrow IPC stream (in a transaction with tx_id)' } }, async (req) => {
+    const t = target(ctx, req, true);
+    const handle = optionalTx(req, txs, t.tableId, t.owner);
+    await schemaOrNoTable(t.table);
+    const { batches } = await readIpc(req.body, ctx.config.ipcBodyLimit, 'InvalidData');
+    const rows = batches.reduce((n, b) => n + b.numRows, 0);
+    if (rows > 0) {
+      const data = new ArrowTable(batches);
+      if (handle) await handle.tx.insert(data);
+      else await t.table.insert(data);
+    }
+    return { num_rows: rows };
+  });
+
+  app.post('/api/table/v2/sdk/replace', { schema: { tags, summary: 'Remove matching rows in a transaction; answers them (Arrow IPC)' } }, async (req, reply) => {
+    const t = target(ctx, req, true);
+    const handle = optionalTx(req, txs, t.tableId, t.owner);
+    if (!handle) throw badRequest('replace needs a transaction: begin one and pass its tx_id');
+    const schema = await schemaOrNoTable(t.table);
+    const body = selectBody(req);
+    if (body.query === undefined) throw badRequest('replace needs a filter; send 1==1 to replace every row');
+    const p = await pin(schema, handle.tx.replaceBatches(body.query, { vars: body.vars }));
+    return reply.type(ARROW_STREAM).send(Readable.from(ipcSelect(p, Number.POSITIVE_INFINITY, () => '')));
+  });
+
+  for (const path of ['/api/table/v2/commit', '/api/table/v2/sdk/commit']) {
+    app.post(path, { schema: { tags, summary: 'Commit the transaction tx_id' } }, async (req) => {
+      const { id, handle } = requiredTx(ctx, req, txs);
+      txs.delete(id);
+      await handle.tx.commit();
+      return { tx_id: id, state: handle.tx.state };
+    });
+  }
+  for (const path of ['/api/table/v2/rollback', '/api/table/v2/sdk/rollback']) {
+    app.post(path, { schema: { tags, summary: 'Roll back the transaction tx_id' } }, async (req) => {
+      const { id, handle } = requiredTx(ctx, req, txs);
+      txs.delete(id);
+      await handle.tx.rollback();
+      return { tx_id: id, state: handle.tx.state };
+    });
+  }
+}
+
+/** The handle of `id` on this table for this account; 404 unknown, 410 expired, 403 another account's. */
+export function txOf(txs: Leases<TxHandle>, id: string, table: string, owner: string): TxHandle {
+  const h = txs.get(id, table, owner);
+  if (h === 'owner') throw new ApiError(403, 'Forbidden', `transaction ${id} belongs to another account`);
+  if (h === 'expired') throw new ApiError(410, 'TransactionExpired', `transaction ${id} was idle too long and has been rolled back; begin a new one`);
+  if (h === 'table') throw badRequest(`transaction ${id} belongs to another table`);
+  if (h === 'unknown') throw new ApiError(404, 'TransactionNotFound', `no open transaction ${id} (committed, rolled back, or never begun)`);
+  return h;
+}
+
+function optionalTx(req: FastifyRequest, txs: Leases<TxHandle>, table: string, owner: string): TxHandle | undefined {
+  const id = (req.query as V2Query).tx_id;
+  return id === undefined || id === '' ? undefined : txOf(txs, id, table, owner);
+}
+
+function requiredTx(ctx: AppContext, req: FastifyRequest, txs: Leases<TxHandle>): { id: string; handle: TxHandle } {
+  const t = target(ctx, req, true);
+  const id = (req.query as V2Query).tx_id;
+  if (!id) throw badRequest('the query parameter tx_id is required');
+  return { id, handle: txOf(txs, id, t.tableId, t.owner) };
+}
