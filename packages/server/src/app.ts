@@ -21,7 +21,9 @@ import { dataRoutes } from './http/data-routes.js';
 import { datasetStorage } from './http/dataset-storage.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { mountStac } from './http/stac.js';
+import { closeList, type ListScan } from './tabular-v1/list.js';
 import { tabularRoutes } from './tabular-v1/routes.js';
+import { Leases } from './tabular-v2/leases.js';
 import { transactionRoutes } from './tabular-v1/transactions.js';
 import { tabularV2Routes } from './tabular-v2/index.js';
 
@@ -54,6 +56,7 @@ export async function createApp(options: AppOptions): Promise<HaloclineApp> {
     access,
     files: new RawFileStore(db, config.dataDir),
     authenticate: authenticator(access, tokens),
+    listCursors: new Leases<ListScan>(config.cursorTtlMs, closeList, 1000),
   };
 
   await ctx.files.removeTemps();
@@ -72,7 +75,10 @@ export async function createApp(options: AppOptions): Promise<HaloclineApp> {
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });
-  app.addHook('onClose', async () => db.close());
+  app.addHook('onClose', async () => {
+    ctx.listCursors.close();
+    db.close();
+  });
   installErrorHandler(app);
   installBodyParsers(app);
   await app.register(swagger, {

@@ -7,6 +7,8 @@ import type { Kinds } from '../catalog/kinds.js';
 import type { ServerConfig } from '../config.js';
 import type { ServerDb } from '../db.js';
 import type { RawFileStore } from '../files/store.js';
+import type { ListScan } from '../tabular-v1/list.js';
+import type { Leases } from '../tabular-v2/leases.js';
 
 /** Services built once per app and handed to each area's routes. */
 export interface AppContext {
@@ -18,4 +20,6 @@ export interface AppContext {
   readonly access: AccessStore;
   readonly files: RawFileStore;
   readonly authenticate: Authenticator;
+  /** Tabular v1 listings parked at their continuation cursor, each on its own snapshot. */
+  readonly listCursors: Leases<ListScan>;
 }

@@ -1,66 +1,87 @@
-// Reading rows for /list: engine filter (or row-by-row OQS), resume at a cursor, stop at a budget or limit.
+// Reading rows for /list: engine filter (or row-by-row OQS) over one snapshot, stopping at a budget or
+// limit with the scan parked, so a continuation resumes exactly after the last row sent.
 import type { Table } from '@halocline/engine';
+import type { RecordBatch } from 'apache-arrow';
 import { compileOqs, type OqsNode } from '../oqs/index.js';
-import { encodeCursor } from './cursor.js';
 import { type JsonRow, rowConverter } from './rows.js';
 import { toEngineFilter } from './to-query.js';
 
 /** One item of a listing: rows (up to a batch), or how the listing ended (`next` = the continuation cursor). */
 export type ListItem = { readonly rows: JsonRow[] } | { readonly end: true } | { readonly next: string };
 
+/**
+ * A listing in progress: the engine's batch stream (which pins its snapshot until it is returned),
+ * the row-by-row test when the engine cannot evaluate the filter, and where the current batch stands.
+ */
+export interface ListScan {
+  readonly batches: AsyncGenerator<RecordBatch>;
+  readonly test: ((row: JsonRow) => boolean) | undefined;
+  batch: RecordBatch | null;
+  convert: ((i: number) => JsonRow) | null;
+  at: number;
+}
+
 /** What one list request reads. */
 export interface ListRequest {
-  readonly filter: OqsNode;
-  /** Matching rows already sent by earlier requests (from the cursor). */
-  readonly offset: number;
   /** Most rows this request sends. */
   readonly limit: number;
   /** Processing budget in milliseconds; at least one row is sent per request. */
   readonly budgetMs: number;
+  /** Keeps a scan with rows left for the next request; returns the continuation cursor. */
+  readonly park: (scan: ListScan) => string;
+}
+
+/** Starts a listing of `table`; errors in the filter (unknown column, type mismatch) surface at the first read. */
+export function openList(table: Table, filter: OqsNode): ListScan {
+  const engine = toEngineFilter(filter);
+  const test = engine ? undefined : compileOqs(filter);
+  const cursor = engine && engine.query !== '' ? table.select(engine.query, { vars: engine.vars }) : table.select();
+  return { batches: cursor.batches(), test, batch: null, convert: null, at: 0 };
+}
+
+/** Releases a parked or abandoned listing (its snapshot pin). */
+export function closeList(scan: ListScan): void {
+  void scan.batches.return(undefined).catch(() => undefined);
 }
 
 /**
- * Rows of `table` matching the filter, starting after `offset` matches, then `{end}` or `{next}`.
- * The engine evaluates the filter when it translates; otherwise the compiled OQS runs per row.
- * Rows keep insertion order and inserts append, so an offset resumes exactly where a request stopped.
- * Errors in the filter (unknown column, type mismatch) surface at the first `next()`.
+ * Matching rows of `scan`, then `{end}`, or `{next}` once the limit or the budget is reached with
+ * rows left (the scan is parked under that cursor, on the same snapshot). A listing that ends, fails
+ * or is abandoned (the client went away) releases its snapshot.
  */
-export async function* listRows(table: Table, req: ListRequest): AsyncGenerator<ListItem> {
-  const started = performance.now();
-  const engine = toEngineFilter(req.filter);
-  const test = engine ? undefined : compileOqs(req.filter);
-  const cursor = engine && engine.query !== '' ? table.select(engine.query, { vars: engine.vars }) : table.select();
-  let skip = req.offset;
-  let sent = 0;
-  let converter: ReturnType<typeof rowConverter> | undefined;
-  for await (const batch of cursor.batches()) {
-    // whole batches of already-sent rows are skipped without reading them (engine-filtered case)
-    if (test === undefined && skip >= batch.numRows) {
-      skip -= batch.numRows;
-      continue;
-    }
-    converter ??= rowConverter(batch.schema);
-    const convert = converter(batch);
-    const rows: JsonRow[] = [];
-    for (let i = test === undefined ? skip : 0; i < batch.numRows; i++) {
-      const row = convert(i);
-      if (test !== undefined) {
-        if (!test(row)) continue;
-        if (skip > 0) {
-          skip--;
-          continue;
+export async function* listRows(scan: ListScan, req: ListRequest): AsyncGenerator<ListItem> {
+  const state = { sent: 0, parked: false, started: performance.now() };
+  try {
+    while (await current(scan)) {
+      const rows: JsonRow[] = [];
+      for (; scan.at < scan.batch!.numRows; scan.at++) {
+        if (state.sent >= req.limit || (state.sent > 0 && performance.now() - state.started > req.budgetMs)) {
+          if (rows.length > 0) yield { rows };
+          state.parked = true;
+          yield { next: req.park(scan) };
+          return;
         }
+        const row = scan.convert!(scan.at);
+        if (scan.test !== undefined && !scan.test(row)) continue;
+        state.sent++;
+        rows.push(row);
       }
-      if (sent >= req.limit || (sent > 0 && performance.now() - started > req.budgetMs)) {
-        if (rows.length > 0) yield { rows };
-        yield { next: encodeCursor(req.offset + sent) };
-        return;
-      }
-      sent++;
-      rows.push(row);
+      if (rows.length > 0) yield { rows };
     }
-    if (rows.length > 0) yield { rows };
-    if (test === undefined) skip = 0;
+    yield { end: true };
+  } finally {
+    if (!state.parked) closeList(scan);
   }
-  yield { end: true };
+}
+
+// makes scan.batch a batch with rows left at scan.at; false at the end of the stream
+async function current(scan: ListScan): Promise<boolean> {
+  while (scan.batch === null || scan.at >= scan.batch.numRows) {
+    const next = await scan.batches.next();
+    if (next.done) return false;
+    scan.batch = next.value;
+    scan.convert = rowConverter(next.value.schema)(next.value);
+    scan.at = 0;
+  }
+  return true;
 }

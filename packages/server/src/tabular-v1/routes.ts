@@ -2,13 +2,13 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Table } from '@halocline/engine';
-import { badRequest, conflict, notFound } from '../errors.js';
+import { principalOf } from '../auth/authenticate.js';
+import { badRequest, conflict, forbidden, notFound } from '../errors.js';
 import { boolParam, intParam, jsonBody } from '../http/body.js';
 import type { AppContext } from '../http/context.js';
 import { checkWrite, dataPrefixes, datasetWithClass } from '../http/datasets.js';
-import { parseOqs } from '../oqs/index.js';
-import { decodeCursor } from './cursor.js';
-import { type ListItem, listRows } from './list.js';
+import { type OqsNode, parseOqs } from '../oqs/index.js';
+import { type ListItem, type ListScan, listRows, openList } from './list.js';
 import { toArrowSchema, toV1Schema } from './schema.js';
 import { validateRows } from './validate-rows.js';
 import { stageOf } from './transactions.js';
@@ -71,11 +71,12 @@ export async function listTable(ctx: AppContext, req: FastifyRequest<{ Querystri
   // clients send the OQS filter itself, or {"query": <OQS>}
   const wrapped = typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length === 1 && 'query' in body;
   const filter = parseOqs(wrapped ? (body as { query: unknown }).query : body);
-  const offset = decodeCursor(req.query.cursor);
+  const scan = resumeList(ctx, req, t, filter);
   const ndjsonWanted = wantsNdjson(req.headers.accept);
   // a JSON answer is built in memory, so it holds at most JSON_PAGE rows unless a limit says otherwise
   const limit = intParam(req.query.limit, 'limit', ndjsonWanted ? Number.MAX_SAFE_INTEGER : JSON_PAGE, Number.MAX_SAFE_INTEGER);
-  const items = listRows(t, { filter, offset, limit, budgetMs: ctx.config.listBudgetMs });
+  const park = (s: ListScan): string => ctx.listCursors.add(s, ds.metadata.uuid, principalOf(req).id);
+  const items = listRows(scan, { limit, budgetMs: ctx.config.listBudgetMs, park });
   // the first item is read before answering, so a bad filter is a 400 and not a broken stream
   const first = await items.next();
   if (ndjsonWanted) {
@@ -102,6 +103,20 @@ async function* ndjson(first: ListItem, rest: AsyncGenerator<ListItem>): AsyncGe
 
 function wantsNdjson(accept: string | undefined): boolean {
   return accept !== undefined && /application\/(x-)?ndjson|application\/jsonl/.test(accept);
+}
+
+// the parked scan of a continuation cursor (the body's filter then is the one it started with), or a new one
+function resumeList(ctx: AppContext, req: FastifyRequest<{ Querystring: { cursor?: string } }>, t: Table, filter: OqsNode): ListScan {
+  const cursor = req.query.cursor;
+  if (cursor === undefined || cursor === '') return openList(t, filter);
+  const got = ctx.listCursors.get(cursor, t.name, principalOf(req).id);
+  if (typeof got !== 'string') {
+    ctx.listCursors.delete(cursor); // a continuation is used once; a repeated request would skip rows
+    return got;
+  }
+  if (got === 'owner') throw forbidden('this cursor belongs to another account');
+  const why = got === 'expired' ? `expired after ${ctx.config.cursorTtlMs} ms without use` : got === 'table' ? 'belongs to another dataset' : 'is not one this server returned';
+  throw badRequest(`query parameter cursor ${why}; start the listing again without a cursor`, 'InvalidCursor');
 }
 
 async function schemaOf(t: Table, name: string) {

@@ -32,6 +32,18 @@ beforeAll(async () => {
 });
 afterAll(() => s.close());
 
+// every row of a JSON listing, following `next`
+async function listAll(path: string, filter: unknown, key?: string): Promise<Record<string, number>[]> {
+  const out: Record<string, number>[] = [];
+  let next: string | null = null;
+  do {
+    const page: { body: { data: Record<string, number>[]; next: string | null } } = await s.json('POST', `${path}/list${next ? `?cursor=${next}` : ''}`, { json: filter, ...(key ? { key } : {}) });
+    out.push(...page.body.data);
+    next = page.body.next;
+  } while (next);
+  return out;
+}
+
 const ndjson = async (path: string, body: unknown) => {
   const res = await s.req('POST', path, { json: body, headers: { accept: 'application/x-ndjson' } });
   expect(res.headers.get('content-type')).toContain('application/x-ndjson');
@@ -95,7 +107,7 @@ describe('rows', () => {
     expect(got).toEqual(Array.from({ length: 50 }, (_, i) => row(i)));
   });
 
-  it('JSON {data, next} with limit pages through a filter, and rows inserted meanwhile come last', async () => {
+  it('JSON {data, next} with limit pages through a filter on one snapshot: rows inserted meanwhile show in the next listing', async () => {
     const filter = { '#EQUALS': ['$station', 'S1'] };
     const got: number[] = [];
     let next: string | null = null;
@@ -110,7 +122,35 @@ describe('rows', () => {
       }
     } while (next);
     const expected = Array.from({ length: 50 }, (_, i) => i).filter((i) => i % 3 === 1);
-    expect(got).toEqual([...expected, 100]);
+    expect(got).toEqual(expected);
+    expect((await listAll(ref, filter)).map((r) => r.n)).toEqual([...expected, 100]);
+  });
+
+  it('a continuation resumes exactly on its snapshot while rows are deleted, once, by its own account', async () => {
+    await s.json('POST', '/catalog', { json: manifests.dataset('moving', 'tabular'), key: s.aliceKey });
+    const p = '/data/catalog.example.io/dataset/moving';
+    await s.json('POST', `${p}/schema`, { key: s.aliceKey, json: { table_schema: { a: { type: 'int32' } } } });
+    await s.json('POST', p, { key: s.aliceKey, json: { data: Array.from({ length: 20 }, (_, a) => ({ a })) } });
+    // the test server's budget is 0: one row per request
+    const first = await s.json('POST', `${p}/list`, { key: s.aliceKey, json: {} });
+    expect(first.body.data.map((r: { a: number }) => r.a)).toEqual([0]);
+    // rows the listing has not reached yet are deleted, and some it has sent
+    const del = await s.json('POST', `${p}/delete`, { key: s.aliceKey, json: { '#LESS_THAN': ['$a', 10] } });
+    expect(del.body.num_rows).toBe(10);
+    const cursor = first.body.next as string;
+    expect((await s.json('POST', `${p}/list?cursor=${cursor}`, { key: s.bobKey, json: {} })).status).toBe(403);
+    const got: number[] = [...first.body.data.map((r: { a: number }) => r.a)];
+    let next: string | null = cursor;
+    while (next) {
+      const page: { body: { data: { a: number }[]; next: string | null } } = await s.json('POST', `${p}/list?cursor=${next}`, { key: s.aliceKey, json: {} });
+      got.push(...page.body.data.map((r) => r.a));
+      next = page.body.next;
+    }
+    expect(got).toEqual(Array.from({ length: 20 }, (_, a) => a));
+    const reused = await s.json('POST', `${p}/list?cursor=${cursor}`, { key: s.aliceKey, json: {} });
+    expect(reused.status).toBe(400);
+    expect(reused.body.code).toBe('InvalidCursor');
+    expect((await listAll(p, {}, s.aliceKey)).map((r) => r.a)).toEqual(Array.from({ length: 10 }, (_, a) => a + 10));
   });
 
   it('OQS filters: engine-translated comparisons and row-by-row geometry', async () => {
