@@ -30,6 +30,22 @@ describe('CSV ingest', () => {
     ]);
   });
 
+  it('validates geometry into a class: geometry column: a bad WKT or latitude fails naming the file row, table untouched', async () => {
+    const t = (await fresh()).table('tracks');
+    await t.create(new Schema([new Field('id', new Int32(), false), new Field('where', new Utf8(), true, new Map([['class', 'geometry']]))]));
+    await t.insert({ id: 0, where: 'POINT (1 2)' });
+    for (const bad of ['POINT (3 100)', 'POINT (3']) {
+      const id = await t.raw.upload(`bad-${bad.length}.csv`, text(`id,where\n1,POINT (3 4)\n2,"${bad}"\n`));
+      const err = await t.raw.ingest(id).then(() => null, (e: unknown) => e);
+      expect(isHaloclineError(err) && err.code).toBe('InvalidData');
+      expect(String((err as Error).message)).toMatch(/row 1/);
+      expect((err as { column?: string }).column).toBe('where');
+    }
+    expect(await t.select().all()).toEqual([{ id: 0, where: 'POINT (1 2)' }]);
+    await t.raw.ingest(await t.raw.upload('good.csv', text('id,where\n1,POINT (3 4)\n')));
+    expect(await t.select().count()).toBe(2);
+  });
+
   it('infers int64 only when every value fits, float64 over ints and floats, string otherwise', async () => {
     const t = (await fresh()).table('t');
     const csv = 'a,b,c,d,e\n9223372036854775807,1,x,1e3,\n9223372036854775808,2.5,1,NaN,\n';
