@@ -1,22 +1,8 @@
 // What the STAC API reads: catalog resources in the wire manifest shape, and a source that lists them and reports changes.
 
-/** Lifecycle fields the catalog fills in (wire protocol: create/update responses). Times are ISO 8601 strings. */
-export interface ResourceStatus {
-  readonly num_updates: number;
-  readonly created_by: string;
-  readonly created_time: string;
-  readonly updated_by: string;
-  readonly updated_time: string;
-}
+import type { ResourceMetadata, ResourceStatus } from '../catalog/resource.js';
 
-/** Manifest metadata; `uuid` is filled by the catalog and identifies the resource everywhere in STAC. */
-export interface ResourceMetadata {
-  readonly name: string;
-  readonly uuid: string;
-  readonly display_name?: string;
-  readonly description?: string;
-  readonly labels?: Readonly<Record<string, boolean>>;
-}
+export type { ResourceMetadata, ResourceStatus };
 
 /**
  * One catalog resource as the catalog stores and serves it.
