@@ -1,4 +1,7 @@
 // One request path for the whole client: auth header, retries with backoff, errors mapped.
+import { request as httpRequest, Agent as HttpAgent, type IncomingMessage } from 'node:http';
+import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
+import { Readable } from 'node:stream';
 import { Authorizer, type Credentials } from './auth.js';
 import { errorOf } from './errors.js';
 
@@ -25,12 +28,16 @@ export class Http {
   readonly baseUrl: string;
   private readonly auth: Authorizer;
   private readonly fetchFn: typeof fetch;
+  private readonly customFetch: boolean;
+  private readonly httpAgent = new HttpAgent({ keepAlive: true });
+  private readonly httpsAgent = new HttpsAgent({ keepAlive: true });
   private readonly retries: number;
   private readonly backoffMs: number;
 
   constructor(options: ClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.fetchFn = options.fetch ?? fetch;
+    this.customFetch = options.fetch !== undefined;
     this.auth = new Authorizer(this.baseUrl, options, this.fetchFn);
     this.retries = options.retries ?? 4;
     this.backoffMs = options.backoffMs ?? 200;
@@ -70,6 +77,38 @@ export class Http {
     return (text ? JSON.parse(text) : undefined) as T;
   }
 
+  /**
+   * A read whose (large) body is consumed as a Node stream: over node:http(s) with keep-alive, which
+   * moves bytes about twice as fast as fetch's web streams here; through `fetch` when one was given.
+   * Same retries and error mapping as `send`; a status in `pass` resolves with an empty body.
+   */
+  async stream(r: Request): Promise<{ status: number; body: Readable }> {
+    if (this.customFetch) {
+      const res = await this.send(r);
+      return { status: res.status, body: res.body ? Readable.fromWeb(res.body as never) : Readable.from([]) };
+    }
+    const url = new URL(this.url(r.path, r.query));
+    const https = url.protocol === 'https:';
+    for (let attempt = 0; ; attempt++) {
+      const headers: Record<string, string> = { authorization: await this.auth.header(), ...r.headers, 'content-type': 'application/json' };
+      const res = await new Promise<IncomingMessage>((resolve, reject) => {
+        const req = (https ? httpsRequest : httpRequest)(url, { method: r.method, headers, agent: https ? this.httpsAgent : this.httpAgent }, resolve);
+        req.on('error', reject);
+        req.end(r.json === undefined ? undefined : JSON.stringify(r.json));
+      });
+      const status = res.statusCode ?? 0;
+      if ((status >= 200 && status < 300) || r.pass?.includes(status)) return { status, body: res };
+      const text = await textOf(res);
+      const retry = attempt < this.retries && (status === 429 || (r.read === true && RETRY_READ.has(status)));
+      const refreshed = status === 401 && attempt === 0 && this.auth.invalidate();
+      if (retry || refreshed) {
+        if (retry) await sleep(this.delay(attempt, header(res, 'retry-after')));
+        continue;
+      }
+      throw errorOf(status, text, header(res, 'x-halocline-error'), `${r.method} ${r.path}`);
+    }
+  }
+
   private url(path: string, query: Request['query']): string {
     const q = new URLSearchParams();
     for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) q.set(k, String(v));
@@ -82,6 +121,17 @@ export class Http {
     if (Number.isFinite(seconds)) return Math.min(seconds * 1000, 30_000);
     return this.backoffMs * 2 ** attempt * (0.5 + Math.random() / 2);
   }
+}
+
+async function textOf(res: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of res) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function header(res: IncomingMessage, name: string): string | null {
+  const v = res.headers[name];
+  return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

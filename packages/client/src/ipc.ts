@@ -20,7 +20,7 @@ export interface Streamed {
  * Yields the row-carrying batches of an IPC response; returns the `cursor` from batch metadata.
  * A batch with metadata `error` throws (the code from `error_code` when it is an engine code).
  */
-export async function* readBatches(res: Response): AsyncGenerator<RecordBatch, Streamed> {
+export async function* readBatches(res: Response | { body: NodeJS.ReadableStream }): AsyncGenerator<RecordBatch, Streamed> {
   if (!res.body) throw new HaloclineError('Corrupt', 'the server answered no body where an Arrow IPC stream was expected');
   const reader = (await RecordBatchReader.from(res.body as never)) as AsyncRecordBatchStreamReader;
   await reader.open();
