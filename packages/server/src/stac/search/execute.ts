@@ -102,21 +102,29 @@ function walk(ordered: readonly DatasetEntry[], test: Predicate1, req: SearchReq
 
 type Predicate1 = (e: DatasetEntry) => boolean;
 
-// the smallest candidate list an index gives (ids, collections, R-tree, time tree), or undefined for all
+// candidates from the indexes (ids, collections, R-tree, time tree), asked in that order until one list is
+// small enough that testing it exactly is cheaper than asking the next index; undefined = no index applies
+const SMALL_ENOUGH = 4096;
+
 function candidates(index: CatalogIndex, req: SearchRequest): readonly DatasetEntry[] | undefined {
-  const lists: (readonly DatasetEntry[])[] = [];
-  if (req.ids) lists.push(req.ids.map((id) => index.dataset(id)).filter((e): e is DatasetEntry => e !== undefined));
-  if (req.collections) lists.push(req.collections.flatMap((c) => index.members(c)));
+  const sources: (() => readonly DatasetEntry[])[] = [];
+  if (req.ids) { const ids = req.ids; sources.push(() => ids.map((id) => index.dataset(id)).filter((e): e is DatasetEntry => e !== undefined)); }
+  if (req.collections) { const cs = req.collections; sources.push(() => cs.flatMap((c) => index.members(c))); }
   const boxes = req.bbox?.boxes ?? (req.intersects ? [boxOf(req.intersects.geojson)].filter((b) => b !== undefined) : undefined);
-  if (boxes) lists.push(dedupe(boxes.flatMap((b) => index.spatial(b))));
-  if (req.datetime) lists.push(index.temporal(req.datetime.range.start, req.datetime.range.end));
+  if (boxes) sources.push(() => (boxes.length === 1 ? index.spatial(boxes[0]!) : dedupe(boxes.flatMap((b) => index.spatial(b)))));
+  if (req.datetime) { const { start, end } = req.datetime.range; sources.push(() => index.temporal(start, end)); }
   if (req.filter) {
     const hints = filterHints(req.filter);
-    for (const b of hints.boxes) lists.push(index.spatial(b));
-    for (const [start, end] of hints.times) lists.push(index.temporal(start, end));
+    for (const b of hints.boxes) sources.push(() => index.spatial(b));
+    for (const [start, end] of hints.times) sources.push(() => index.temporal(start, end));
   }
-  if (lists.length === 0) return undefined;
-  return lists.reduce((a, b) => (b.length < a.length ? b : a));
+  let best: readonly DatasetEntry[] | undefined;
+  for (const source of sources) {
+    const list = source();
+    if (!best || list.length < best.length) best = list;
+    if (best.length <= SMALL_ENOUGH) break;
+  }
+  return best;
 }
 
 // every condition of the request, cheapest first
