@@ -13,7 +13,7 @@ export interface RssRequest {
 
 /** What the child answers: sizes in MiB, or the error that stopped it. */
 export type RssReply =
-  | { readonly ok: true; readonly rows: number; readonly batches: number; readonly ms: number; readonly samples: number;
+  | { readonly ok: true; readonly rows: number; readonly expected: number; readonly batches: number; readonly ms: number; readonly samples: number;
       readonly startMiB: number; readonly openMiB: number; readonly peakMiB: number; readonly hwmMiB?: number }
   | { readonly ok: false; readonly error: string };
 
@@ -30,6 +30,8 @@ async function stream(request: RssRequest): Promise<RssReply> {
   const openEngine = await loadEngine();
   if (typeof openEngine === 'string') return { ok: false, error: openEngine };
   const store = await openEngine(request.path, request.workers);
+  // the live rows (workloads before this one may have deleted and appended); counting reads no column
+  const expected = await store.table(request.table).select().count();
   // sample from here on; the timer fires whenever the stream yields to the event loop
   let peak = process.memoryUsage.rss();
   let samples = 0;
@@ -54,7 +56,7 @@ async function stream(request: RssRequest): Promise<RssReply> {
   }
   const ms = performance.now() - start;
   sample();
-  return { ok: true, rows, batches, ms, samples, startMiB, openMiB, peakMiB: peak / MiB, hwmMiB: await highWaterMiB() };
+  return { ok: true, rows, expected, batches, ms, samples, startMiB, openMiB, peakMiB: peak / MiB, hwmMiB: await highWaterMiB() };
 }
 
 /**
