@@ -1,6 +1,6 @@
 // A remote select: streamed Arrow IPC pages, continuation cursors followed transparently.
-import { type CursorApi, HaloclineError, type Row, type SelectOptions, batchToRows } from '@halocline/engine';
-import { type RecordBatch, Table as ArrowTable } from 'apache-arrow';
+import { BatchViews, type CursorApi, HaloclineError, type SelectOptions } from '@halocline/engine';
+import type { RecordBatch } from 'apache-arrow';
 import type { Http } from './http.js';
 import { readBatches } from './ipc.js';
 
@@ -14,12 +14,14 @@ export interface SelectTarget {
 }
 
 /** Lazy: each iteration posts the select (and its continuations) anew. */
-export class RemoteCursor implements CursorApi {
+export class RemoteCursor extends BatchViews implements CursorApi {
   constructor(
     private readonly target: SelectTarget,
     private readonly filter: string | undefined,
     private readonly options: SelectOptions = {},
-  ) {}
+  ) {
+    super();
+  }
 
   async *batches(): AsyncGenerator<RecordBatch> {
     const { http, tableId, txId, timeout } = this.target;
@@ -36,38 +38,8 @@ export class RemoteCursor implements CursorApi {
     } while (cursor);
   }
 
-  async *dataframes(): AsyncGenerator<ArrowTable> {
-    for await (const b of this.batches()) yield new ArrowTable([b]);
-  }
-
-  async *rows(): AsyncGenerator<Row> {
-    for await (const b of this.batches()) yield* batchToRows(b);
-  }
-
-  async *pages(size: number): AsyncGenerator<Row[]> {
-    if (!Number.isInteger(size) || size < 0) throw new HaloclineError('InvalidArgument', `page size must be a non-negative integer, got ${String(size)}`);
-    let page: Row[] = [];
-    for await (const b of this.batches()) {
-      const rows = batchToRows(b);
-      if (size === 0) {
-        yield rows;
-        continue;
-      }
-      for (const r of rows) {
-        page.push(r);
-        if (page.length === size) {
-          yield page;
-          page = [];
-        }
-      }
-    }
-    if (page.length > 0) yield page;
-  }
-
-  async all(): Promise<Row[]> {
-    const out: Row[] = [];
-    for await (const b of this.batches()) for (const r of batchToRows(b)) out.push(r);
-    return out;
+  protected override errorContext(): { table: string } {
+    return { table: this.target.tableId };
   }
 
   /** Counts by streaming the narrowest projection the caller asked for (all columns otherwise). */

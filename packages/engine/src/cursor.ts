@@ -1,23 +1,21 @@
 // A lazy select: nothing runs until one of its iterators is iterated; each iteration is a fresh snapshot.
-import { type RecordBatch, type Schema, Table as ArrowTable } from 'apache-arrow';
+import type { RecordBatch, Schema } from 'apache-arrow';
 import type { CursorApi } from './api.js';
+import { BatchViews } from './batch-views.js';
 import type { StoreContext } from './context.js';
-import { batchToRows } from './data/rows.js';
-import { HaloclineError } from './errors.js';
 import { flatgeobufChunks, type GeoJsonFeature, geojsonFeatures } from './geo/export.js';
 import { scanBatches, scanCount } from './read/execute.js';
 import { plan, type SelectOptions } from './read/plan.js';
 import { type Snapshot, openSnapshot } from './read/snapshot.js';
 
-/** A row as a plain object (int64 as bigint, timestamps and dates as Date). */
-export type Row = Record<string, unknown>;
+export type { Row } from './batch-views.js';
 
 /**
  * The result of `table.select(...)`. Iterate it one way per pass.
  * @example
  * for await (const row of t.select('depth > $d', { vars: { d: 100 } }).rows()) console.log(row.temp)
  */
-export class Cursor implements CursorApi {
+export class Cursor extends BatchViews implements CursorApi {
   constructor(
     private readonly ctx: StoreContext,
     private readonly table: string,
@@ -25,7 +23,9 @@ export class Cursor implements CursorApi {
     private readonly options: SelectOptions = {},
     /** Opens the snapshot each pass reads (a transaction passes its own view). */
     private readonly open: () => Snapshot = () => openSnapshot(ctx, table),
-  ) {}
+  ) {
+    super();
+  }
 
   /** Arrow record batches as they are produced, in row order. */
   async *batches(): AsyncGenerator<RecordBatch> {
@@ -55,44 +55,8 @@ export class Cursor implements CursorApi {
     }
   }
 
-  /** One arrow Table (the JS data frame) per chunk. */
-  async *dataframes(): AsyncGenerator<ArrowTable> {
-    for await (const b of this.batches()) yield new ArrowTable([b]);
-  }
-
-  /** Rows as plain objects. */
-  async *rows(): AsyncGenerator<Row> {
-    for await (const b of this.batches()) yield* batchToRows(b);
-  }
-
-  /** Arrays of `size` rows (the last may be shorter); `size` 0 gives one page per chunk as it arrives. */
-  async *pages(size: number): AsyncGenerator<Row[]> {
-    if (!Number.isInteger(size) || size < 0) {
-      throw new HaloclineError('InvalidArgument', `page size must be a non-negative integer, got ${String(size)}`, { table: this.table });
-    }
-    let page: Row[] = [];
-    for await (const b of this.batches()) {
-      const rows = batchToRows(b);
-      if (size === 0) {
-        yield rows;
-        continue;
-      }
-      for (const r of rows) {
-        page.push(r);
-        if (page.length === size) {
-          yield page;
-          page = [];
-        }
-      }
-    }
-    if (page.length > 0) yield page;
-  }
-
-  /** Every row, as an array. */
-  async all(): Promise<Row[]> {
-    const out: Row[] = [];
-    for await (const b of this.batches()) for (const r of batchToRows(b)) out.push(r);
-    return out;
+  protected override errorContext(): { table: string } {
+    return { table: this.table };
   }
 
   /** The number of matching rows, without materialising them. */

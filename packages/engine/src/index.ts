@@ -5,6 +5,7 @@ export type { TableApi, CursorApi, TransactionApi, RawFilesApi } from './api.js'
 export { batchToRows } from './data/rows.js';
 export { toRecordBatches } from './data/convert.js';
 export { Cursor, type Row } from './cursor.js';
+export { BatchViews } from './batch-views.js';
 export { Transaction, type TransactionState, type MatchOptions } from './mvcc/transaction.js';
 export type { SelectOptions } from './read/plan.js';
 export type { AggregateOptions } from './aggregate/spec.js';
