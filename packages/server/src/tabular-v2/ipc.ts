@@ -16,7 +16,11 @@ class Collector extends AsyncByteQueue<Uint8Array> {
     if (value.byteLength > 0) this.chunks.push(value);
   }
   take(): Buffer {
-    const out = Buffer.concat(this.chunks);
+    return Buffer.concat(this.takeChunks());
+  }
+  /** The pending chunks as Buffer views, no copy (column buffers are never written after a batch is made). */
+  takeChunks(): Buffer[] {
+    const out = this.chunks.map((c) => Buffer.from(c.buffer, c.byteOffset, c.byteLength));
     this.chunks = [];
     return out;
   }
@@ -36,8 +40,13 @@ export class IpcEncoder {
   }
 
   batch(b: RecordBatch, metadata?: ReadonlyMap<string, string>): Buffer {
+    return Buffer.concat(this.batchChunks(b, metadata));
+  }
+
+  /** The same bytes as `batch()`, as views of the batch's own buffers (headers and padding between). */
+  batchChunks(b: RecordBatch, metadata?: ReadonlyMap<string, string>): Buffer[] {
     this.writer.write(new RecordBatch(this.schema, b.data, metadata ? new Map(metadata) : b.metadata));
-    return this.sink.take();
+    return this.sink.takeChunks();
   }
 
   /** A zero-row batch carrying `metadata` (cursor, error). */

@@ -37,7 +37,8 @@ export async function* ipcSelect(p: Pinned, deadline: number, park: (p: Pinned) 
       let next = p.pending;
       p.pending = null;
       while (next) {
-        yield enc.batch(next);
+        // the batch's buffers go out as views: a large result is never copied into one buffer
+        yield* enc.batchChunks(next);
         wrote = true;
         const r = await p.iter.next();
         next = r.done ? null : r.value;
