@@ -23,8 +23,8 @@ import { installErrorHandler } from './http/error-handler.js';
 import { mountStac } from './http/stac.js';
 import { closeList, type ListScan } from './tabular-v1/list.js';
 import { tabularRoutes } from './tabular-v1/routes.js';
+import { type Stage, transactionRoutes } from './tabular-v1/transactions.js';
 import { Leases } from './tabular-v2/leases.js';
-import { transactionRoutes } from './tabular-v1/transactions.js';
 import { tabularV2Routes } from './tabular-v2/index.js';
 
 /** What `createApp` needs: an open engine store and the configuration (at least `dataDir`). */
@@ -57,6 +57,7 @@ export async function createApp(options: AppOptions): Promise<HaloclineApp> {
     files: new RawFileStore(db, config.dataDir),
     authenticate: authenticator(access, tokens),
     listCursors: new Leases<ListScan>(config.cursorTtlMs, closeList, 1000),
+    stages: new Leases<Stage>(config.txIdleMs, (s) => void s.tx.rollback().catch(() => undefined), 1000),
   };
 
   await ctx.files.removeTemps();
@@ -77,6 +78,7 @@ export async function createApp(options: AppOptions): Promise<HaloclineApp> {
   });
   app.addHook('onClose', async () => {
     ctx.listCursors.close();
+    ctx.stages.close();
     db.close();
   });
   installErrorHandler(app);

@@ -8,6 +8,7 @@ import type { ServerConfig } from '../config.js';
 import type { ServerDb } from '../db.js';
 import type { RawFileStore } from '../files/store.js';
 import type { ListScan } from '../tabular-v1/list.js';
+import type { Stage } from '../tabular-v1/transactions.js';
 import type { Leases } from '../tabular-v2/leases.js';
 
 /** Services built once per app and handed to each area's routes. */
@@ -22,4 +23,6 @@ export interface AppContext {
   readonly authenticate: Authenticator;
   /** Tabular v1 listings parked at their continuation cursor, each on its own snapshot. */
   readonly listCursors: Leases<ListScan>;
+  /** Tabular v1 stages (open transactions) by id, owned by dataset and account, rolled back when idle. */
+  readonly stages: Leases<Stage>;
 }

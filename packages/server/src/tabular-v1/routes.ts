@@ -54,7 +54,7 @@ export async function insertRows(ctx: AppContext, req: FastifyRequest): Promise<
   const body = jsonBody(req) as { data?: unknown; stage_id?: unknown } | undefined;
   const staged = body?.stage_id !== undefined && body.stage_id !== null;
   if (staged && typeof body.stage_id !== 'string') throw badRequest('stage_id: expected the string returned by POST /stage');
-  const stage = staged ? stageOf(body.stage_id as string, ds.metadata.uuid) : undefined;
+  const stage = staged ? stageOf(ctx, req, body.stage_id as string, ds.metadata.uuid) : undefined;
   const t = ctx.store.table(ds.metadata.uuid);
   const schema = await schemaOf(t, ds.metadata.name);
   const rows = validateRows(body?.data, schema, MAX_INSERT_ROWS);

@@ -82,4 +82,33 @@ describe('stages', () => {
     expect((await s.json('POST', ref, { json: { data: [{ id: 1, station: 'S9', temp: 1 }], stage_id: id }, key: s.aliceKey })).status).toBe(404);
     expect((await s.json('POST', `${ref}/stage`, { json: { action: 'explode' }, key: s.aliceKey })).status).toBe(400);
   });
+
+  it('a stage belongs to the account that opened it', async () => {
+    const ref = await table();
+    const id = (await s.json('POST', `${ref}/stage`, { json: { action: 'create' }, key: s.aliceKey })).body.stage_id as string;
+    const admin = await s.json('POST', ref, { json: { data: [{ id: 300, station: 'S9', temp: 1 }], stage_id: id } });
+    expect(admin.status).toBe(403);
+    expect((await s.json('GET', `${ref}/stage/${id}`, { key: s.aliceKey })).body.status).toBe('active');
+  });
+});
+
+describe('idle stages', () => {
+  it('are rolled back after txIdleMs and then say so', async () => {
+    const idle = await startTestServer({ txIdleMs: 200 });
+    try {
+      expect((await idle.json('POST', '/catalog', { json: manifests.dataset('idle', 'tabular'), key: idle.aliceKey })).status).toBe(201);
+      const ref = '/data/catalog.example.io/dataset/idle';
+      await idle.json('POST', `${ref}/schema`, { json: { table_schema: { id: { type: 'int64' } } }, key: idle.aliceKey });
+      const id = (await idle.json('POST', `${ref}/stage`, { json: { action: 'create' }, key: idle.aliceKey })).body.stage_id as string;
+      await idle.json('POST', ref, { json: { data: [{ id: 1 }], stage_id: id }, key: idle.aliceKey });
+      await new Promise((r) => setTimeout(r, 600));
+      const late = await idle.json('POST', `${ref}/stage`, { json: { action: 'commit', stage_id: id }, key: idle.aliceKey });
+      expect(late.status).toBe(404);
+      expect(late.body.description).toContain('rolled back');
+      const { body } = await idle.json('POST', `${ref}/list`, { json: {}, key: idle.aliceKey });
+      expect(body.data).toEqual([]);
+    } finally {
+      await idle.close();
+    }
+  });
 });

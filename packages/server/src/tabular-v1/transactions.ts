@@ -1,16 +1,19 @@
 // Tabular v1 writes through engine transactions: POST /data/{ref}/delete, PATCH /data/{ref}, /stage.
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Table, Transaction } from '@halocline/engine';
-import { badRequest, notFound } from '../errors.js';
+import { principalOf } from '../auth/authenticate.js';
+import { badRequest, forbidden, notFound } from '../errors.js';
 import { boolParam, jsonBody } from '../http/body.js';
 import type { AppContext } from '../http/context.js';
 import { checkWrite, dataPrefixes, datasetWithClass } from '../http/datasets.js';
 import { parseOqs } from '../oqs/index.js';
 import { toEngineFilter } from './to-query.js';
 
-/** Open stages (transactions) by id; process-local, rolled back when the server closes. */
-const stages = new Map<string, { dataset: string; tx: Transaction; created: string }>();
+/** An open stage: an engine transaction held between requests (`ctx.stages`). */
+export interface Stage {
+  readonly tx: Transaction;
+  readonly created: string;
+}
 
 /** Registers the delete, update and stage routes. */
 export function transactionRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -20,12 +23,6 @@ export function transactionRoutes(app: FastifyInstance, ctx: AppContext): void {
     checkWrite(req, ds);
     return { ds, t: ctx.store.table(ds.metadata.uuid) };
   };
-  app.addHook('onClose', async () => {
-    for (const [id, s] of stages) {
-      stages.delete(id);
-      await s.tx.rollback().catch(() => undefined);
-    }
-  });
   for (const p of dataPrefixes(ctx)) {
     app.post(`${p}/delete`, { schema: { tags, summary: 'Delete rows matching an OQS filter' } }, async (req) => {
       const { t } = writable(req, 'deleting rows');
@@ -52,13 +49,12 @@ export function transactionRoutes(app: FastifyInstance, ctx: AppContext): void {
       const { ds, t } = writable(req, 'staging');
       const body = jsonBody(req) as { action?: unknown; stage_id?: unknown } | undefined;
       if (body?.action === 'create') {
-        const id = randomUUID();
-        stages.set(id, { dataset: ds.metadata.uuid, tx: await t.begin(), created: new Date().toISOString() });
+        const id = ctx.stages.add({ tx: await t.begin(), created: new Date().toISOString() }, ds.metadata.uuid, principalOf(req).id);
         return { stage_id: id, status: 'active' };
       }
       if (body?.action === 'commit') {
-        const s = stageOf(String(body.stage_id), ds.metadata.uuid);
-        stages.delete(String(body.stage_id));
+        const s = stageOf(ctx, req, String(body.stage_id), ds.metadata.uuid);
+        ctx.stages.delete(String(body.stage_id));
         await s.tx.commit();
         return { stage_id: body.stage_id, status: 'committed' };
       }
@@ -66,25 +62,26 @@ export function transactionRoutes(app: FastifyInstance, ctx: AppContext): void {
     });
     app.get<{ Params: { id: string } }>(`${p}/stage/:id`, { schema: { tags, summary: 'A stage' } }, async (req) => {
       const ds = datasetWithClass(ctx, req, 'tabular', 'reading a stage');
-      const s = stageOf(req.params.id, ds.metadata.uuid);
+      const s = stageOf(ctx, req, req.params.id, ds.metadata.uuid);
       return { stage_id: req.params.id, status: 'active', created_time: s.created };
     });
     app.delete<{ Params: { id: string }; Querystring: { force_delete?: string } }>(`${p}/stage/:id`, { schema: { tags, summary: 'Roll a stage back' } }, async (req, reply) => {
       const { ds } = writable(req, 'deleting a stage');
       boolParam(req.query.force_delete, 'force_delete', false);
-      const s = stageOf(req.params.id, ds.metadata.uuid);
-      stages.delete(req.params.id);
+      const s = stageOf(ctx, req, req.params.id, ds.metadata.uuid);
+      ctx.stages.delete(req.params.id);
       await s.tx.rollback();
       return reply.status(204).send();
     });
   }
 }
 
-/** The open stage `id` of a dataset (inserts with `stage_id` use it); 404 otherwise. */
-export function stageOf(id: string, dataset: string): { tx: Transaction; created: string } {
-  const s = stages.get(id);
-  if (!s || s.dataset !== dataset) throw notFound(`no open stage ${id} on this dataset`);
-  return s;
+/** The open stage `id` of a dataset, opened by this account (inserts with `stage_id` use it); 404 otherwise. */
+export function stageOf(ctx: AppContext, req: FastifyRequest, id: string, dataset: string): Stage {
+  const got = ctx.stages.get(id, dataset, principalOf(req).id);
+  if (got === 'owner') throw forbidden(`stage ${id} belongs to another account`);
+  if (typeof got === 'string') throw notFound(got === 'expired' ? `stage ${id} was rolled back after ${ctx.config.txIdleMs} ms idle` : `no open stage ${id} on this dataset`);
+  return got;
 }
 
 async function inTransaction<T>(t: Table, work: (tx: Transaction) => Promise<T>): Promise<T> {
