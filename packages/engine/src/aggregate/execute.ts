@@ -31,7 +31,7 @@ export async function aggregateSnapshot(ctx: StoreContext, snap: Snapshot, group
   const cache = !oversized(ctx, parts, filtered, names);
   const results = await Promise.all(
     parts.map(async (part) => {
-      const scan = await scanTask(ctx, snap, part, names, filtered.filter, task, cache);
+      const scan = await scanTask(ctx, snap, part, names, filtered.allMatch(part.zones) ? null : filtered.filter, task, cache);
       const result = await run(ctx, part, scan, parts.length > 1);
       if (result.codes) cacheCodes(ctx, codesKey(part, task)!, result.codes, part.rows);
       return result.partial!;

@@ -11,6 +11,7 @@ const MAX_KERNELS = 256;
 /** Runs one scan task to completion on the calling thread. */
 export function runScan(task: ScanTask): ScanResult {
   if (task.mode === 'aggregate') return aggregateScan(task);
+  if (task.mode === 'count' && task.deletedRows && !task.withRows) return { count: countLive(task, task.deletedRows) };
   if (task.deleted || task.withRows) return scanSelected(task);
   const { length } = task;
   if (task.filter === null) return task.mode === 'count' ? { count: length } : { count: length, columns: passThrough(task) };
@@ -21,6 +22,16 @@ export function runScan(task: ScanTask): ScanResult {
   const count = compiled.kernel(inputs, length, sel);
   if (count === length) return { count, columns: passThrough(task) };
   return { count, columns: task.project.map((name) => gather(task.columns[name]!, sel, count)) };
+}
+
+// the matches of every row minus those among the deleted rows (few): no selection vector, no bitmap test per row
+function countLive(task: ScanTask, deleted: Int32Array): number {
+  if (task.filter === null) return task.length - deleted.length;
+  const compiled = kernelFor(task.filter.key, task);
+  const all = compiled.kernel(compiled.columns.map((name) => task.columns[name]!), task.length, null);
+  if (deleted.length === 0 || all === 0) return all;
+  const gone = compiled.columns.map((name) => gather(task.columns[name]!, deleted, deleted.length));
+  return all - compiled.kernel(gone, deleted.length, null);
 }
 
 // the general path: a selection vector without the deleted rows, and the row positions on request

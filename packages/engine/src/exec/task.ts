@@ -31,6 +31,8 @@ export interface ScanTask {
   readonly project: readonly string[];
   /** Deleted rows (bit set = skip the row), or absent when the partition has none. */
   readonly deleted?: Uint8Array | null;
+  /** The same deleted rows as ascending positions, when known (a count subtracts their matches). */
+  readonly deletedRows?: Int32Array | null;
   /** Also return the positions of the matching rows (select mode; deletes and replaces need them). */
   readonly withRows?: boolean;
   /** Aggregate mode: the group key and fields. */

@@ -97,5 +97,7 @@ function statsOf(cells: readonly Cell[]): ZoneStats {
     typeof a === 'string' ? compareBytes(new TextEncoder().encode(a), new TextEncoder().encode(b as string)) < 0 : a < b;
   const min = present.reduce<Exclude<Cell, null> | null>((m, v) => (m === null || less(v, m) ? v : m), null);
   const max = present.reduce<Exclude<Cell, null> | null>((m, v) => (m === null || less(m, v) ? v : m), null);
-  return { min, max, nullCount: cells.filter((v) => v === null).length, rows: cells.length };
+  const numbers = cells.some((v) => typeof v === 'number');
+  const stats = { min, max, nullCount: cells.filter((v) => v === null).length, rows: cells.length };
+  return numbers ? { ...stats, nanCount: cells.filter((v) => typeof v === 'number' && Number.isNaN(v)).length } : stats;
 }

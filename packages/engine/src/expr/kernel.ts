@@ -28,6 +28,8 @@ export interface ZoneStats {
   readonly max: number | bigint | string | boolean | null;
   readonly nullCount: number;
   readonly rows: number;
+  /** Float columns: how many values are NaN (absent in older partitions: NaN may occur). */
+  readonly nanCount?: number;
 }
 
 /** Zone maps of a partition, by column name. */

@@ -6,16 +6,17 @@ import { compareScalars } from './scalar.js';
 import type { TypedExpr } from './typed.js';
 
 /**
- * Which truth values a boolean expression can take on some row of a partition (null is neither).
- * Over-approximations: `canTrue === false` is a proof that no row is TRUE.
+ * Which truth values a boolean expression can take on some row of a partition.
+ * Over-approximations: `canTrue === false` is a proof that no row is TRUE; `canFalse` and
+ * `canNull` both false prove that every row is TRUE.
  */
 interface Outcome {
   readonly canTrue: boolean;
   readonly canFalse: boolean;
+  readonly canNull: boolean;
 }
 
-const MAYBE: Outcome = { canTrue: true, canFalse: true };
-const NEVER: Outcome = { canTrue: false, canFalse: false };
+const MAYBE: Outcome = { canTrue: true, canFalse: true, canNull: true };
 
 /**
  * A sound partition test: false means no row of the partition can satisfy the filter. Uses the
@@ -28,6 +29,19 @@ export function zonePredicate(typed: TypedExpr): (zones: ZoneMaps) => boolean {
   return (zones) => outcome(typed, zones).canTrue;
 }
 
+/**
+ * The converse test: true only when the zone maps prove that the filter is TRUE on every row of
+ * the partition (no row false, null or NaN-compared), so a count needs no scan and a select no kernel.
+ * @example
+ * zoneAllMatch(typed)({ depth: { min: 200, max: 900, nullCount: 0, rows: 10, nanCount: 0 } }) // true for 'depth > 100'
+ */
+export function zoneAllMatch(typed: TypedExpr): (zones: ZoneMaps) => boolean {
+  return (zones) => {
+    const o = outcome(typed, zones);
+    return !o.canFalse && !o.canNull;
+  };
+}
+
 function outcome(e: TypedExpr, zones: ZoneMaps): Outcome {
   return visit(outcomes(zones), e);
 }
@@ -36,24 +50,26 @@ function outcomes(zones: ZoneMaps): Handlers<TypedExpr, Outcome> {
   const of = (e: TypedExpr): Outcome => outcome(e, zones);
   const maybe = (): Outcome => MAYBE;
   return {
-    literal: (e) => ({ canTrue: e.value === true, canFalse: e.value === false }),
+    literal: (e) => ({ canTrue: e.value === true, canFalse: e.value === false, canNull: e.value === null }),
     column: (e) => {
       const r = range(e, zones);
       if (r === null) return MAYBE;
-      if (r.bounds === null) return NEVER;
-      return { canTrue: r.bounds[1] === true, canFalse: r.bounds[0] === false };
+      const canNull = nullable(e, zones);
+      if (r.bounds === null) return { canTrue: false, canFalse: false, canNull };
+      return { canTrue: r.bounds[1] === true, canFalse: r.bounds[0] === false, canNull };
     },
-    compare: (e) => compareOutcome(e.op, range(e.left, zones), range(e.right, zones)),
+    compare: (e) => ({ ...compareOutcome(e.op, range(e.left, zones), range(e.right, zones)), canNull: nullable(e.left, zones) || nullable(e.right, zones) }),
     logical: (e) => {
       const [a, b] = [of(e.left), of(e.right)];
-      if (e.op === 'and') return { canTrue: a.canTrue && b.canTrue, canFalse: a.canFalse || b.canFalse };
-      return { canTrue: a.canTrue || b.canTrue, canFalse: a.canFalse && b.canFalse };
+      const canNull = a.canNull || b.canNull;
+      if (e.op === 'and') return { canTrue: a.canTrue && b.canTrue, canFalse: a.canFalse || b.canFalse, canNull };
+      return { canTrue: a.canTrue || b.canTrue, canFalse: a.canFalse && b.canFalse, canNull };
     },
     not: (e) => swap(of(e.arg)),
     isnull: (e) => {
       const stats = e.arg.kind === 'column' ? zones[e.arg.name] : undefined;
-      if (stats === undefined) return MAYBE;
-      const isNull = { canTrue: stats.nullCount > 0, canFalse: stats.nullCount < stats.rows };
+      if (stats === undefined) return { ...MAYBE, canNull: false };
+      const isNull = { canTrue: stats.nullCount > 0, canFalse: stats.nullCount < stats.rows, canNull: false };
       return e.negated ? swap(isNull) : isNull;
     },
     in: (e) => {
@@ -62,7 +78,8 @@ function outcomes(zones: ZoneMaps): Handlers<TypedExpr, Outcome> {
       const found = e.list
         .map((item) => compareOutcome('==', arg, range(item, zones)))
         .reduce((acc, o) => ({ canTrue: acc.canTrue || o.canTrue, canFalse: acc.canFalse && o.canFalse }), { canTrue: false, canFalse: true });
-      return e.negated ? swap(found) : found;
+      const canNull = nullable(e.arg, zones) || e.list.some((item) => nullable(item, zones));
+      return e.negated ? swap({ ...found, canNull }) : { ...found, canNull };
     },
     arith: maybe,
     neg: maybe,
@@ -72,10 +89,17 @@ function outcomes(zones: ZoneMaps): Handlers<TypedExpr, Outcome> {
   };
 }
 
-const swap = (o: Outcome): Outcome => ({ canTrue: o.canFalse, canFalse: o.canTrue });
+const swap = (o: Outcome): Outcome => ({ canTrue: o.canFalse, canFalse: o.canTrue, canNull: o.canNull });
+
+// whether `e` may be null on some row: a column with nulls (or without stats), a null literal, anything else computed
+function nullable(e: TypedExpr, zones: ZoneMaps): boolean {
+  if (e.kind === 'literal') return e.value === null;
+  if (e.kind === 'column') return (zones[e.name]?.nullCount ?? 1) > 0;
+  return true;
+}
 
 // interval comparison; NaN rows compare false (but `!=` true) with every non-null value
-function compareOutcome(op: CompareOp, a: Range | null, b: Range | null): Outcome {
+function compareOutcome(op: CompareOp, a: Range | null, b: Range | null): Pick<Outcome, 'canTrue' | 'canFalse'> {
   if (a === null || b === null) return MAYBE;
   let canTrue = false;
   let canFalse = false;
@@ -89,7 +113,7 @@ function compareOutcome(op: CompareOp, a: Range | null, b: Range | null): Outcom
     const le = (x: typeof a1, y: typeof a1): boolean => compareScalars('<=', x, y);
     const point = compareScalars('==', a1, a2) && compareScalars('==', b1, b2) && compareScalars('==', a1, b1);
     const overlap = le(a1, b2) && le(b1, a2);
-    const ranges: Record<CompareOp, Outcome> = {
+    const ranges: Record<CompareOp, Pick<Outcome, 'canTrue' | 'canFalse'>> = {
       '<': { canTrue: lt(a1, b2), canFalse: le(b1, a2) },
       '<=': { canTrue: le(a1, b2), canFalse: lt(b1, a2) },
       '>': { canTrue: lt(b1, a2), canFalse: le(a1, b2) },

@@ -52,7 +52,7 @@ function columnRange(e: TypedExpr & { kind: 'column' }, zones: ZoneMaps): Range 
   const { min, max } = stats;
   if (min === null || max === null) return float ? { bounds: null, nan: true } : null;
   if (!fits(min, e.type) || !fits(max, e.type)) return null;
-  return { bounds: [min, max], nan: float };
+  return { bounds: [min, max], nan: float && (stats.nanCount === undefined || stats.nanCount > 0) };
 }
 
 function fits(bound: Bound, type: TypedExpr['type']): boolean {

@@ -7,6 +7,11 @@ export interface Deleted {
   /** LSB-first bitmap over the partition's rows, in a SharedArrayBuffer (workers read it in place). */
   readonly bits: Uint8Array;
   readonly count: number;
+  /**
+   * The same rows as ascending positions (SharedArrayBuffer), when known: a count subtracts the
+   * matches among them instead of filtering every row through the bitmap.
+   */
+  readonly rows?: Int32Array;
 }
 
 /** Sorted row positions as stored in a DeleteRecord. */
@@ -33,26 +38,49 @@ export function setDeleted(bits: Uint8Array, row: number): void {
 }
 
 /**
- * The union of a partition's deletion records (all visible to one reader), cached per process:
- * records are immutable, so the newest version among them identifies the union.
+ * The union of a partition's deletion records visible to one reader, cached per process: records
+ * are immutable, so their keys (`keys`, ascending by version) identify the union. When a cached
+ * union covers a prefix of `keys` (the same partition before a later delete), only the newer
+ * records are read and applied to a copy of it. `read` fetches one record by key.
  */
-export function deletedOf(ctx: StoreContext, part: string, rows: number, records: readonly DeleteRecord[]): Deleted {
-  const newest = records.reduce((v, r) => Math.max(v, r.version), 0);
-  const key = `${part}@${newest}#${records.length}`;
+export function deletedOf(ctx: StoreContext, part: string, rows: number, keys: readonly string[], read: (key: string) => DeleteRecord | undefined): Deleted {
   const cache = cacheOf(ctx);
-  const hit = cache.get(key);
+  const id = `${part}|${keys.length}|${keys[keys.length - 1] ?? ''}`;
+  const hit = cache.unions.get(id);
   if (hit) return hit;
+  const prev = cache.latest.get(part);
+  const grows = prev !== undefined && prev.keys.length < keys.length && prev.keys.every((k, i) => keys[i] === k);
   const bits = emptyBits(rows);
   let count = 0;
-  for (const r of records) {
+  if (grows) {
+    bits.set(prev.deleted.bits);
+    count = prev.deleted.count;
+  }
+  for (const key of grows ? keys.slice(prev.keys.length) : keys) {
+    const r = read(key);
+    if (!r) continue;
     for (const row of decodeRows(r.rows)) {
       if (!isDeleted(bits, row)) count++;
       setDeleted(bits, row);
     }
   }
-  const out = { bits, count };
-  if (cache.size >= 256) cache.delete(cache.keys().next().value!);
-  cache.set(key, out);
+  const out: Deleted = { bits, count, rows: positions(bits, rows, count) };
+  if (cache.unions.size >= 256) cache.unions.delete(cache.unions.keys().next().value!);
+  cache.unions.set(id, out);
+  if (!prev || prev.keys.length <= keys.length) cache.latest.set(part, { keys: [...keys], deleted: out });
+  if (cache.latest.size > 256) cache.latest.delete(cache.latest.keys().next().value!);
+  return out;
+}
+
+/** The positions of the set bits of `bits` (a bitmap over `rows` rows holding `count` of them), ascending. */
+export function positions(bits: Uint8Array, rows: number, count: number): Int32Array {
+  const out = new Int32Array(new SharedArrayBuffer(Math.max(4, count * 4)), 0, count);
+  let n = 0;
+  for (let b = 0; b < bits.length && n < count; b++) {
+    const byte = bits[b]!;
+    if (byte === 0) continue;
+    for (let k = 0; k < 8; k++) if ((byte >> k) & 1 && (b << 3) + k < rows) out[n++] = (b << 3) + k;
+  }
   return out;
 }
 
@@ -68,10 +96,17 @@ export function firstCommon(a: Uint32Array, b: Uint32Array): number {
   return -1;
 }
 
-const caches = new WeakMap<StoreContext, Map<string, Deleted>>();
+interface UnionCache {
+  /** Unions by partition and record keys. */
+  readonly unions: Map<string, Deleted>;
+  /** The union over the most records seen per partition, which a later one extends. */
+  readonly latest: Map<string, { readonly keys: readonly string[]; readonly deleted: Deleted }>;
+}
 
-function cacheOf(ctx: StoreContext): Map<string, Deleted> {
+const caches = new WeakMap<StoreContext, UnionCache>();
+
+function cacheOf(ctx: StoreContext): UnionCache {
   let c = caches.get(ctx);
-  if (!c) caches.set(ctx, (c = new Map()));
+  if (!c) caches.set(ctx, (c = { unions: new Map(), latest: new Map() }));
   return c;
 }

@@ -33,12 +33,15 @@ export async function* scanBatches(ctx: StoreContext, snap: Snapshot, plan: Plan
 /** Counts the matching rows without materialising them. */
 export async function scanCount(ctx: StoreContext, snap: Snapshot, plan: Plan): Promise<number> {
   const parts = candidates(snap, plan);
-  if (plan.filter === null) return parts.reduce((n, p) => n + liveRows(snap, p), 0);
-  const cache = !oversized(ctx, parts, plan, plan.filter.columns);
+  // partitions whose zone maps prove every row matches count their live rows, no scan
+  const scanned = plan.filter === null ? [] : parts.filter((p) => !plan.allMatch(p.zones));
+  const known = parts.reduce((n, p) => n + (scanned.includes(p) ? 0 : liveRows(snap, p)), 0);
+  if (scanned.length === 0) return known;
+  const cache = !oversized(ctx, scanned, plan, plan.filter!.columns);
   const counts = await Promise.all(
-    parts.map(async (part) => (await run(ctx, part, await task(ctx, snap, part, plan, 'count', cache), parts.length > 1)).count),
+    scanned.map(async (part) => (await run(ctx, part, await task(ctx, snap, part, plan, 'count', cache), scanned.length > 1)).count),
   );
-  return counts.reduce((a, b) => a + b, 0);
+  return counts.reduce((a, b) => a + b, known);
 }
 
 /** The matches of one partition: their row positions and, when asked, their projected rows. */
@@ -85,14 +88,14 @@ export function oversized(ctx: StoreContext, parts: readonly PartRecord[], plan:
   return bytes > ctx.options.cacheBytes;
 }
 
-function needed(plan: Plan): string[] {
+function needed(plan: Plan, filter = plan.filter): string[] {
   const names = new Set(plan.output.fields.map((f) => f.name));
-  for (const c of plan.filter?.columns ?? []) names.add(c);
+  for (const c of filter?.columns ?? []) names.add(c);
   return [...names];
 }
 
 async function selectPart(ctx: StoreContext, snap: Snapshot, part: PartRecord, plan: Plan, cache: boolean, parallel: boolean): Promise<RecordBatch | null> {
-  if (plan.filter === null && !snap.deleted.has(part.id)) {
+  if ((plan.filter === null || plan.allMatch(part.zones)) && !snap.deleted.has(part.id)) {
     // every row: the cached chunks are the result, no scan needed
     const children = await Promise.all(plan.output.fields.map((f) => columnOf(ctx, snap, part, f.name, cache)));
     return batchOf(plan, part.rows, children);
@@ -104,12 +107,15 @@ async function selectPart(ctx: StoreContext, snap: Snapshot, part: PartRecord, p
 }
 
 async function task(ctx: StoreContext, snap: Snapshot, part: PartRecord, plan: Plan, mode: ScanTask['mode'], cache: boolean): Promise<ScanTask> {
-  const names = mode === 'count' ? [...(plan.filter?.columns ?? [])] : needed(plan);
+  // every row matches: no kernel, only the deleted rows drop out
+  const filter = plan.filter !== null && plan.allMatch(part.zones) ? null : plan.filter;
+  const names = mode === 'count' ? [...(filter?.columns ?? [])] : needed(plan, filter);
   const loaded = await Promise.all(names.map((n) => columnOf(ctx, snap, part, n, cache)));
   const columns: Record<string, TaskColumn> = {};
   names.forEach((name, i) => (columns[name] = taskColumn(loaded[i]!)));
   const project = mode === 'count' ? [] : plan.output.fields.map((f) => f.name);
-  return { mode, length: part.rows, filter: plan.filter, columns, project, deleted: snap.deleted.get(part.id)?.bits ?? null };
+  const deleted = snap.deleted.get(part.id);
+  return { mode, length: part.rows, filter, columns, project, deleted: deleted?.bits ?? null, deletedRows: deleted?.rows ?? null };
 }
 
 // the pool pays only when partitions run side by side and each is big enough to hide the round trip

@@ -1,7 +1,7 @@
 // Plans a select: validate the projection, prepare the filter, derive the zone-map pruning predicate.
 import { Schema } from 'apache-arrow';
 import { HaloclineError } from '../errors.js';
-import { prepareFilter, zonePredicate, type Vars } from '../expr/index.js';
+import { prepareFilter, zoneAllMatch, zonePredicate, type Vars } from '../expr/index.js';
 import type { ZoneMaps } from '../expr/kernel.js';
 import type { TaskFilter } from '../exec/task.js';
 import { spatialPruner } from '../geo/rtree.js';
@@ -18,6 +18,8 @@ export interface Plan {
   readonly empty: boolean;
   /** False when a partition's zone maps prove no row can match. */
   readonly mayMatch: (zones: ZoneMaps) => boolean;
+  /** True when a partition's zone maps prove every row matches: counted without a scan, selected without a kernel. */
+  readonly allMatch: (zones: ZoneMaps) => boolean;
   /** For spatial filters: the partitions whose bounds (in an R-tree) meet the query box. */
   readonly spatial?: ((parts: readonly PartRecord[]) => PartRecord[]) | null;
 }
@@ -34,19 +36,22 @@ export function plan(schema: Schema, table: string, filter: string | undefined, 
   if (filter !== undefined && typeof filter !== 'string') {
     throw new HaloclineError('InvalidArgument', `the filter must be a query string, got ${typeof filter}`, { table });
   }
-  if (filter === undefined || filter.trim() === '') return { schema, output, filter: null, empty: false, mayMatch: () => true };
+  if (filter === undefined || filter.trim() === '') return everything(schema, output);
   const prepared = prepareFilter(filter, schema, options.vars);
-  if (prepared.constant === true) return { schema, output, filter: null, empty: false, mayMatch: () => true };
-  if (prepared.constant === false) return { schema, output, filter: null, empty: true, mayMatch: () => false };
+  if (prepared.constant === true) return everything(schema, output);
+  if (prepared.constant === false) return { schema, output, filter: null, empty: true, mayMatch: () => false, allMatch: () => false };
   return {
     schema,
     output,
     filter: { typed: prepared.typed, key: prepared.key, columns: prepared.columns },
     empty: false,
     mayMatch: zonePredicate(prepared.typed),
+    allMatch: zoneAllMatch(prepared.typed),
     spatial: spatialPruner(schema, prepared.typed),
   };
 }
+
+const everything = (schema: Schema, output: Schema): Plan => ({ schema, output, filter: null, empty: false, mayMatch: () => true, allMatch: () => true });
 
 function projection(schema: Schema, table: string, cols: readonly string[] | undefined): Schema {
   if (cols === undefined) return schema;

@@ -2,8 +2,9 @@
 import type { Data, Schema } from 'apache-arrow';
 import type { StoreContext } from '../context.js';
 import { HaloclineError } from '../errors.js';
-import { type Deleted, deletedOf } from '../mvcc/deletes.js';
-import { type DeleteRecord, type PartRecord, type TableRecord, deletePrefix, partPrefix, tableKey } from '../storage/records.js';
+import type { Deleted } from '../mvcc/deletes.js';
+import { type PartRecord, type TableRecord, tableKey } from '../storage/records.js';
+import { stateAt } from './state.js';
 
 /** What one reader sees. Call `release` once when done; files stay until then. */
 export interface Snapshot {
@@ -34,12 +35,7 @@ export function openSnapshot(ctx: StoreContext, name: string): Snapshot {
     unpin(); // dropped or recreated in between
     return openSnapshot(ctx, name);
   }
-  const parts = ctx.meta
-    .range<PartRecord>(partPrefix(record.id))
-    .map(([, p]) => p)
-    .filter((p) => p.added <= record.version)
-    .sort((a, b) => a.seq - b.seq);
-  const deleted = deletedAt(ctx, record, parts);
+  const { parts, deleted } = stateAt(ctx, record);
   let released = false;
   return {
     record,
@@ -59,22 +55,4 @@ function readRecord(ctx: StoreContext, name: string): TableRecord {
   const record = ctx.meta.get<TableRecord>(tableKey(name));
   if (!record) throw new HaloclineError('NotFound', `table "${name}" does not exist`, { table: name });
   return record;
-}
-
-// the deletion records visible at the record's version, merged per part
-function deletedAt(ctx: StoreContext, record: TableRecord, parts: readonly PartRecord[]): Map<string, Deleted> {
-  const byPart = new Map<string, DeleteRecord[]>();
-  for (const [, d] of ctx.meta.range<DeleteRecord>(deletePrefix(record.id))) {
-    if (d.version > record.version) continue;
-    const list = byPart.get(d.part);
-    if (list) list.push(d);
-    else byPart.set(d.part, [d]);
-  }
-  const out = new Map<string, Deleted>();
-  if (byPart.size === 0) return out;
-  for (const p of parts) {
-    const records = byPart.get(p.id);
-    if (records) out.set(p.id, deletedOf(ctx, p.id, p.rows, records));
-  }
-  return out;
 }

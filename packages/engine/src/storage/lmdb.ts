@@ -24,6 +24,10 @@ class LmdbMetaStore implements MetaStore {
     return out;
   }
 
+  keys(prefix: string): string[] {
+    return [...this.db.getKeys({ start: prefix, end: `${prefix}\uffff` })];
+  }
+
   async write<R>(fn: (tx: MetaTx) => R): Promise<R> {
     const db = this.db;
     const tx: MetaTx = {

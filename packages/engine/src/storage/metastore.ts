@@ -15,6 +15,8 @@ export interface MetaTx extends MetaReader {
 
 /** The metadata store. Reads see committed state; `write` is atomic, serialised and durable. */
 export interface MetaStore extends MetaReader {
+  /** The keys that start with `prefix`, in key order, without reading their values. */
+  keys(prefix: string): string[];
   /**
    * Runs `fn` in one write transaction (reads inside see the latest committed state, writers are
    * serialised across threads and processes) and resolves with its result once the commit is durable.

@@ -3,14 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { zoneStats } from './zonemap.js';
 
 describe('zoneStats', () => {
-  it('skips nulls and NaN, keeps the storage domain', () => {
-    expect(zoneStats(vectorFromArray([3, null, NaN, -1, 7], new Float64()).data[0]!)).toEqual({ min: -1, max: 7, nullCount: 1, rows: 5 });
+  it('skips nulls and NaN, counts the NaN of float columns, keeps the storage domain', () => {
+    expect(zoneStats(vectorFromArray([3, null, NaN, -1, 7], new Float64()).data[0]!)).toEqual({ min: -1, max: 7, nullCount: 1, rows: 5, nanCount: 1 });
+    expect(zoneStats(vectorFromArray([NaN, NaN], new Float64()).data[0]!)).toEqual({ min: null, max: null, nullCount: 0, rows: 2, nanCount: 2 });
     expect(zoneStats(vectorFromArray([5n, -9n, null], new Int64()).data[0]!)).toEqual({ min: -9n, max: 5n, nullCount: 1, rows: 3 });
     expect(zoneStats(vectorFromArray([new Date(2000), new Date(1000)], new TimestampMillisecond()).data[0]!)).toMatchObject({ min: 1000n, max: 2000n });
   });
   it('orders strings by code point and handles bool and all-null', () => {
     expect(zoneStats(vectorFromArray(['b', 'é', 'a', null, 'ab'], new Utf8()).data[0]!)).toMatchObject({ min: 'a', max: 'é', nullCount: 1 });
     expect(zoneStats(vectorFromArray([true, true], new Bool()).data[0]!)).toMatchObject({ min: true, max: true });
-    expect(zoneStats(vectorFromArray([null, null], new Float64()).data[0]!)).toEqual({ min: null, max: null, nullCount: 2, rows: 2 });
+    expect(zoneStats(vectorFromArray([null, null], new Float64()).data[0]!)).toEqual({ min: null, max: null, nullCount: 2, rows: 2, nanCount: 0 });
   });
 });

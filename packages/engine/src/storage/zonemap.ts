@@ -3,13 +3,16 @@ import { type Data, Type } from 'apache-arrow';
 import { isValid } from '../data/layout.js';
 import type { ZoneStats } from '../expr/kernel.js';
 
-/** Computes the zone map of one column chunk (offset 0). NaN is ignored for min/max. */
+/** Computes the zone map of one column chunk (offset 0). NaN is left out of min/max and counted for float columns. */
 export function zoneStats(data: Data): ZoneStats {
   const rows = data.length;
   const nullCount = data.nullCount;
   const validity = nullCount > 0 ? (data.nullBitmap ?? null) : null;
   const type = data.type;
   let range: [ZoneStats['min'], ZoneStats['max']] = [null, null];
+  // half floats are stored as integers: their NaNs are not counted, so they get no count
+  const float = data.values instanceof Float64Array || data.values instanceof Float32Array;
+  let nanCount = 0;
   if (nullCount < rows) {
     switch (type.typeId) {
       case Type.Bool:
@@ -23,10 +26,21 @@ export function zoneStats(data: Data): ZoneStats {
       case Type.LargeBinary:
         break; // binary values carry no useful order for pruning
       default:
+        if (float) nanCount = countNaN(data.values as Float64Array | Float32Array, validity, rows);
         range = numericRange(data.values as ArrayLike<number | bigint>, validity, rows);
     }
   }
-  return { min: range[0], max: range[1], nullCount, rows };
+  return float ? { min: range[0], max: range[1], nullCount, rows, nanCount } : { min: range[0], max: range[1], nullCount, rows };
+}
+
+// NaN among the valid values (a null slot may hold any bits)
+function countNaN(values: ArrayLike<number>, validity: Uint8Array | null, rows: number): number {
+  let n = 0;
+  for (let i = 0; i < rows; i++) {
+    const v = values[i]!;
+    if (v !== v && (validity === null || ((validity[i >> 3]! >> (i & 7)) & 1) === 1)) n++;
+  }
+  return n;
 }
 
 function numericRange(values: ArrayLike<number | bigint>, validity: Uint8Array | null, rows: number): [number | bigint | null, number | bigint | null] {
