@@ -30,7 +30,7 @@ function countLive(task: ScanTask, deleted: Int32Array): number {
   const compiled = kernelFor(task.filter.key, task);
   const all = compiled.kernel(compiled.columns.map((name) => task.columns[name]!), task.length, null);
   if (deleted.length === 0 || all === 0) return all;
-  const gone = compiled.columns.map((name) => gather(task.columns[name]!, deleted, deleted.length));
+  const gone = compiled.columns.map((name) => task.deletedColumns?.[name] ?? gather(task.columns[name]!, deleted, deleted.length));
   return all - compiled.kernel(gone, deleted.length, null);
 }
 

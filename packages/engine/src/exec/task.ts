@@ -33,6 +33,8 @@ export interface ScanTask {
   readonly deleted?: Uint8Array | null;
   /** The same deleted rows as ascending positions, when known (a count subtracts their matches). */
   readonly deletedRows?: Int32Array | null;
+  /** Count mode: the filter's columns at `deletedRows` (gathered once per deletion vector), else gathered per scan. */
+  readonly deletedColumns?: Readonly<Record<string, TaskColumn>> | null;
   /** Also return the positions of the matching rows (select mode; deletes and replaces need them). */
   readonly withRows?: boolean;
   /** Aggregate mode: the group key and fields. */

@@ -2,7 +2,9 @@
 import { type Data, RecordBatch, Struct, makeData } from 'apache-arrow';
 import type { StoreContext } from '../context.js';
 import { taskColumn } from '../exec/arrays.js';
+import { gather } from '../exec/gather.js';
 import type { ResultColumn, ScanTask, TaskColumn } from '../exec/task.js';
+import type { Deleted } from '../mvcc/deletes.js';
 import type { PartRecord } from '../storage/records.js';
 import { loadColumn } from './load.js';
 import type { Plan } from './plan.js';
@@ -115,7 +117,23 @@ async function task(ctx: StoreContext, snap: Snapshot, part: PartRecord, plan: P
   names.forEach((name, i) => (columns[name] = taskColumn(loaded[i]!)));
   const project = mode === 'count' ? [] : plan.output.fields.map((f) => f.name);
   const deleted = snap.deleted.get(part.id);
-  return { mode, length: part.rows, filter, columns, project, deleted: deleted?.bits ?? null, deletedRows: deleted?.rows ?? null };
+  const deletedColumns = mode === 'count' && filter !== null && deleted?.rows ? deletedColumnsOf(deleted, deleted.rows, columns) : null;
+  return { mode, length: part.rows, filter, columns, project, deleted: deleted?.bits ?? null, deletedRows: deleted?.rows ?? null, deletedColumns };
+}
+
+// the values of the deleted rows, per deletion vector and column: a count subtracts their matches (see exec/scan.ts)
+const gathered = new WeakMap<Deleted, Map<string, TaskColumn>>();
+
+function deletedColumnsOf(deleted: Deleted, rows: Int32Array, columns: Readonly<Record<string, TaskColumn>>): Record<string, TaskColumn> {
+  let byColumn = gathered.get(deleted);
+  if (!byColumn) gathered.set(deleted, (byColumn = new Map()));
+  const out: Record<string, TaskColumn> = {};
+  for (const [name, column] of Object.entries(columns)) {
+    let g = byColumn.get(name);
+    if (!g) byColumn.set(name, (g = { ...gather(column, rows, rows.length), width: column.width }));
+    out[name] = g;
+  }
+  return out;
 }
 
 // the pool pays only when partitions run side by side and each is big enough to hide the round trip
