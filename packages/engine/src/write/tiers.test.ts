@@ -7,7 +7,9 @@ import { openStore } from '../index.js';
 import { plan } from '../read/plan.js';
 import { openSnapshot } from '../read/snapshot.js';
 import { tempDir } from '../test-util/tmp.js';
+import type { PartRecord } from '../storage/records.js';
 import { kdSplit } from './kd-split.js';
+import { pickTier } from './tiers.js';
 
 const indexed = new Map([['index', 'true']]);
 const schema = new Schema([
@@ -35,6 +37,14 @@ describe('kdSplit', () => {
 });
 
 describe('dynamic partitioning', () => {
+  it('splits deltas once they hold more rows than a leaf, not only a partition\'s worth', () => {
+    const delta = (id: string, rows: number) => ({ id, rows, seq: 0 }) as PartRecord;
+    const rows = (p: PartRecord) => p.rows;
+    expect(pickTier([delta('a', 250)], 1000, 4, rows)).toBeNull(); // a leaf's worth: read whole either way
+    expect(pickTier([delta('a', 900)], 1000, 4, rows)?.inputs.map((p) => p.id)).toEqual(['a']);
+    expect(pickTier([delta('a', 100), delta('b', 200)], 1000, 4, rows)?.level).toBe(1);
+  });
+
   for (const order of ['time-ordered', 'random-order'] as const) {
     it(`leaves ${order} appends well partitioned: a narrow range reads few partitions`, async () => {
       const dir = await tempDir();

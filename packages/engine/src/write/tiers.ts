@@ -27,7 +27,8 @@ export interface TierPick {
 
 /**
  * Picks the next merge of an indexed table, else null: first the deltas (tier 0) once there are
- * `compactRun` of them or a partition's worth of rows; then, tier by tier, `FANOUT` runs of one
+ * `compactRun` of them or more rows than a leaf (a delta a query would read whole, while a split
+ * reads a leaf of it); then, tier by tier, `FANOUT` runs of one
  * tier into one run of the next. A merge holds at most `4 × partitionRows` rows (its memory bound),
  * so runs stop growing there and a query reads about one partition per run.
  */
@@ -35,7 +36,7 @@ export function pickTier(parts: readonly PartRecord[], partitionRows: number, co
   const cap = 4 * partitionRows;
   const deltas = parts.filter((p) => !p.level);
   const deltaRows = deltas.reduce((n, p) => n + live(p), 0);
-  if (deltas.length >= compactRun || deltaRows >= partitionRows) {
+  if (deltas.length >= compactRun || deltaRows > leafRows(partitionRows)) {
     const inputs = within(deltas.map((p) => [p]), cap, live);
     if (inputs.length > 0) return { inputs, level: 1 };
   }
