@@ -91,3 +91,69 @@ function popcount(bits: Uint8Array, count: number): number {
   for (let i = 0; i < count; i++) n += (bits[i >> 3]! >> (i & 7)) & 1;
   return n;
 }
+
+/**
+ * The rows `sel[0..count)` of a column the scan owns (a private read-through chunk), moved to its
+ * front in place: no copy. Safe because `sel` ascends, so row `sel[j] >= j` is read before
+ * position `j` is written (for offsets too: position `j + 1` is rewritten before it is read only
+ * when no row before it was dropped, with its own value). Returns views of the same buffers.
+ */
+export function compactInPlace(col: TaskColumn, sel: Int32Array, count: number): ResultColumn {
+  const validity = col.validity ? compactBits(col.validity, sel, count) : null;
+  const nullCount = validity ? count - popcount(validity, count) : 0;
+  const keep = nullCount > 0 ? validity : null;
+  if (col.width === -1) {
+    const offsets = col.offsets!;
+    const data = col.values as Uint8Array;
+    let pos = 0;
+    for (let j = 0; j < count; j++) {
+      const i = sel[j]!;
+      const start = Number(offsets[i]!);
+      const end = Number(offsets[i + 1]!);
+      if (start !== pos) data.copyWithin(pos, start, end);
+      pos += end - start;
+      if (offsets instanceof BigInt64Array) offsets[j + 1] = BigInt(pos);
+      else offsets[j + 1] = pos;
+    }
+    if (offsets instanceof BigInt64Array) offsets[0] = 0n;
+    else offsets[0] = 0;
+    return { values: data.subarray(0, pos), offsets: offsets.subarray(0, count + 1), validity: keep, nullCount };
+  }
+  if (col.width === 0) return { values: compactBits(col.values as Uint8Array, sel, count), offsets: null, validity: keep, nullCount };
+  const values = col.values as unknown as ArrayBufferView & { readonly BYTES_PER_ELEMENT: number };
+  moveFixed(new Uint8Array(values.buffer as ArrayBuffer, values.byteOffset, values.byteLength), col.width, sel, count);
+  const ctor = values.constructor as TypedCtor;
+  const length = (count * col.width) / values.BYTES_PER_ELEMENT;
+  return { values: new ctor(values.buffer, values.byteOffset, length) as unknown as ResultColumn['values'], offsets: null, validity: keep, nullCount };
+}
+
+// fixed-width values of row sel[j] to slot j, through an integer view of the width where there is one
+function moveFixed(bytes: Uint8Array, width: number, sel: Int32Array, count: number): void {
+  const aligned = bytes.byteOffset % 4 === 0;
+  if ((width === 8 || width === 4) && aligned) {
+    const lanes = width >> 2;
+    const words = new Int32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >> 2);
+    if (lanes === 2) {
+      for (let j = 0; j < count; j++) {
+        const i = sel[j]! << 1;
+        words[j << 1] = words[i]!;
+        words[(j << 1) + 1] = words[i + 1]!;
+      }
+    } else for (let j = 0; j < count; j++) words[j] = words[sel[j]!]!;
+  } else if (width === 1) {
+    for (let j = 0; j < count; j++) bytes[j] = bytes[sel[j]!]!;
+  } else {
+    for (let j = 0; j < count; j++) if (sel[j] !== j) bytes.copyWithin(j * width, sel[j]! * width, (sel[j]! + 1) * width);
+  }
+}
+
+// bit sel[j] moves to bit j; bits past `count` are cleared in the last byte
+function compactBits(bits: Uint8Array, sel: Int32Array, count: number): Uint8Array {
+  for (let j = 0; j < count; j++) {
+    const i = sel[j]!;
+    if ((bits[i >> 3]! >> (i & 7)) & 1) bits[j >> 3]! |= 1 << (j & 7);
+    else bits[j >> 3]! &= ~(1 << (j & 7));
+  }
+  if (count & 7) bits[count >> 3]! &= (1 << (count & 7)) - 1;
+  return bits.subarray(0, (count + 7) >> 3);
+}

@@ -1,9 +1,9 @@
 // The scan operator: run a partition's filter kernel, then count or gather the selected rows.
 import { compileFilter, type CompiledFilter } from '../expr/index.js';
 import type { ColumnArrays } from '../expr/kernel.js';
-import { gather } from './gather.js';
+import { compactInPlace, gather } from './gather.js';
 import { partialAggregate } from '../aggregate/partial.js';
-import type { ResultColumn, ScanResult, ScanTask } from './task.js';
+import type { ResultColumn, ScanResult, ScanTask, TaskColumn } from './task.js';
 
 const kernels = new Map<string, CompiledFilter>();
 const MAX_KERNELS = 256;
@@ -21,7 +21,7 @@ export function runScan(task: ScanTask): ScanResult {
   const sel = new Int32Array(length);
   const count = compiled.kernel(inputs, length, sel);
   if (count === length) return { count, columns: passThrough(task) };
-  return { count, columns: task.project.map((name) => gather(task.columns[name]!, sel, count)) };
+  return { count, columns: task.project.map((name) => pick(task.columns[name]!, sel, count)) };
 }
 
 // the matches of every row minus those among the deleted rows (few): no selection vector, no bitmap test per row
@@ -50,7 +50,7 @@ function scanSelected(task: ScanTask): ScanResult {
   if (task.mode === 'count') return { count };
   const rows = task.withRows ? sel.slice(0, count) : undefined;
   if (count === length) return { count, columns: passThrough(task), rows };
-  return { count, columns: task.project.map((name) => gather(task.columns[name]!, sel, count)), rows };
+  return { count, columns: task.project.map((name) => pick(task.columns[name]!, sel, count)), rows };
 }
 
 // compacts sel[0..count) in place, keeping the rows whose deleted bit is clear
@@ -82,6 +82,9 @@ function aggregateScan(task: ScanTask): ScanResult {
   const { partial, codes } = partialAggregate(task.aggregate!, task.columns, task.length, sel, count, task.codes);
   return codes ? { count, partial, codes } : { count, partial };
 }
+
+// the selected rows: moved to the front of a chunk the scan owns, else gathered into a new one
+const pick = (col: TaskColumn, sel: Int32Array, count: number): ResultColumn => (col.owned ? compactInPlace(col, sel, count) : gather(col, sel, count));
 
 // every row selected: hand back the input buffers themselves, no copy
 function passThrough(task: ScanTask): ResultColumn[] {

@@ -16,6 +16,8 @@ export interface TaskColumn extends ColumnArrays {
   readonly nullCount: number;
   /** Byte width of a fixed-width value, 0 for bit-packed bool, -1 for variable-length (utf8/binary). */
   readonly width: number;
+  /** The scan may overwrite the buffers (a private read-through chunk): selected rows are compacted in place. */
+  readonly owned?: boolean;
 }
 
 /**

@@ -6,14 +6,16 @@ import { gather } from '../exec/gather.js';
 import type { ResultColumn, ScanTask, TaskColumn } from '../exec/task.js';
 import type { Deleted } from '../mvcc/deletes.js';
 import type { PartRecord } from '../storage/records.js';
-import { loadColumn } from './load.js';
+import { loadColumn, loadOwned } from './load.js';
 import type { Plan } from './plan.js';
 import { type Snapshot, liveRows } from './snapshot.js';
 
 /** Streams the matching rows as record batches, one per partition with matches, in row order. */
 export async function* scanBatches(ctx: StoreContext, snap: Snapshot, plan: Plan): AsyncGenerator<RecordBatch> {
   const parts = candidates(snap, plan);
-  const cache = !oversized(ctx, parts, plan, needed(plan));
+  // a partition with deleted rows and no filter to apply is copied whole: it counts twice, cached and copied
+  const copied = (p: PartRecord) => snap.deleted.has(p.id) && (plan.filter === null || plan.allMatch(p.zones));
+  const cache = !oversized(ctx, parts, plan, needed(plan), copied);
   const window = Math.max(2, 2 * (ctx.pool?.concurrency ?? 1));
   const queue: Promise<RecordBatch | null>[] = [];
   let next = 0;
@@ -83,10 +85,15 @@ export function columnOf(ctx: StoreContext, snap: Snapshot, part: PartRecord, na
   return local ? Promise.resolve(local) : loadColumn(ctx, part, name, cache);
 }
 
+function ownedColumnOf(ctx: StoreContext, snap: Snapshot, part: PartRecord, name: string): Promise<{ data: Data; owned: boolean }> {
+  const local = snap.local?.get(part.id)?.get(name);
+  return local ? Promise.resolve({ data: local, owned: false }) : loadOwned(ctx, part, name);
+}
+
 // a scan that needs more than the whole cache reads through it instead of flushing it
-export function oversized(ctx: StoreContext, parts: readonly PartRecord[], plan: Plan, columns: readonly string[]): boolean {
+export function oversized(ctx: StoreContext, parts: readonly PartRecord[], plan: Plan, columns: readonly string[], copied: (p: PartRecord) => boolean = () => false): boolean {
   const share = columns.length / Math.max(1, plan.schema.fields.length);
-  const bytes = parts.reduce((n, p) => n + p.bytes, 0) * share;
+  const bytes = parts.reduce((n, p) => n + p.bytes * (copied(p) ? 2 : 1), 0) * share;
   return bytes > ctx.options.cacheBytes;
 }
 
@@ -112,9 +119,11 @@ async function task(ctx: StoreContext, snap: Snapshot, part: PartRecord, plan: P
   // every row matches: no kernel, only the deleted rows drop out
   const filter = plan.filter !== null && plan.allMatch(part.zones) ? null : plan.filter;
   const names = mode === 'count' ? [...(filter?.columns ?? [])] : needed(plan, filter);
-  const loaded = await Promise.all(names.map((n) => columnOf(ctx, snap, part, n, cache)));
+  // a select reading through the cache owns what it reads: the selected rows are compacted in place
+  const own = mode === 'select' && !cache;
+  const loaded = await Promise.all(names.map((n) => (own ? ownedColumnOf(ctx, snap, part, n) : columnOf(ctx, snap, part, n, cache).then((data) => ({ data, owned: false })))));
   const columns: Record<string, TaskColumn> = {};
-  names.forEach((name, i) => (columns[name] = taskColumn(loaded[i]!)));
+  names.forEach((name, i) => (columns[name] = { ...taskColumn(loaded[i]!.data), owned: loaded[i]!.owned }));
   const project = mode === 'count' ? [] : plan.output.fields.map((f) => f.name);
   const deleted = snap.deleted.get(part.id);
   const deletedColumns = mode === 'count' && filter !== null && deleted?.rows ? deletedColumnsOf(deleted, deleted.rows, columns) : null;

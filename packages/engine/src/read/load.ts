@@ -13,10 +13,7 @@ const inflight = new WeakMap<StoreContext, Map<string, Promise<Data>>>();
  * through, so a full-table stream does not evict the hot set or grow memory).
  */
 export async function loadColumn(ctx: StoreContext, part: PartRecord, column: string, cache = true): Promise<Data> {
-  // a segment stored under two names (point boxes, geo/bbox.ts) is one cache entry
-  const seg = part.segments.find((s) => s.name === column);
-  const first = seg && part.segments.find((s) => s.offset === seg.offset);
-  const key = `${part.id}/${first?.name ?? column}`;
+  const key = cacheKey(part, column);
   const hit = ctx.cache.get(key);
   if (hit) return hit.data;
   const pending = inflightOf(ctx);
@@ -32,6 +29,23 @@ export async function loadColumn(ctx: StoreContext, part: PartRecord, column: st
   } finally {
     pending.delete(key);
   }
+}
+
+/**
+ * The named column for a scan that reads through the cache and may overwrite what it gets: the
+ * cached chunk when there is one (shared: `owned` false), else a private read (`owned` true) that
+ * no other reader sees (not shared with a concurrent load of the same column either).
+ */
+export async function loadOwned(ctx: StoreContext, part: PartRecord, column: string): Promise<{ data: Data; owned: boolean }> {
+  const hit = ctx.cache.get(cacheKey(part, column));
+  return hit ? { data: hit.data, owned: false } : { data: await read(ctx, part, column), owned: true };
+}
+
+// a segment stored under two names (point boxes, geo/bbox.ts) is one cache entry
+function cacheKey(part: PartRecord, column: string): string {
+  const seg = part.segments.find((s) => s.name === column);
+  const first = seg && part.segments.find((s) => s.offset === seg.offset);
+  return `${part.id}/${first?.name ?? column}`;
 }
 
 async function read(ctx: StoreContext, part: PartRecord, column: string): Promise<Data> {
