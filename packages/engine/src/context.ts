@@ -1,6 +1,7 @@
 // What tables, cursors and writers share of an open store.
 import type { Schema } from 'apache-arrow';
 import type { Executor } from './exec/executor.js';
+import type { ReadActivity } from './read/activity.js';
 import type { Snapshots } from './read/snapshots.js';
 import type { BlobStore } from './storage/blobstore.js';
 import type { ColumnCache } from './storage/cache.js';
@@ -25,6 +26,8 @@ export interface StoreContext {
   readonly blobs: BlobStore;
   readonly cache: ColumnCache;
   readonly snapshots: Snapshots;
+  /** Scan tasks in flight: background compaction waits for a pause in them (bounded). */
+  readonly reads: ReadActivity;
   /** The worker pool, or null when the store runs with `workers: 0`. */
   readonly pool: Executor | null;
   readonly inline: Executor;

@@ -8,6 +8,7 @@ import { HaloclineError } from './errors.js';
 import type { Executor } from './exec/executor.js';
 import { InlineExecutor } from './exec/inline.js';
 import { PoolExecutor } from './exec/pool.js';
+import { ReadActivity } from './read/activity.js';
 import { Snapshots } from './read/snapshots.js';
 import { decodeSchema } from './schema/serialize.js';
 import { ColumnCache } from './storage/cache.js';
@@ -91,6 +92,7 @@ export class Store {
 class OpenStore implements StoreContext {
   readonly cache: ColumnCache;
   readonly snapshots = new Snapshots();
+  readonly reads = new ReadActivity();
   readonly inline: Executor = new InlineExecutor();
   private readonly schemas = new Map<string, Schema>();
   private readonly running = new Set<Promise<void>>();

@@ -148,7 +148,8 @@ function deletedColumnsOf(deleted: Deleted, rows: Int32Array, columns: Readonly<
 // the pool pays only when partitions run side by side and each is big enough to hide the round trip
 export function run(ctx: StoreContext, part: PartRecord, t: ScanTask, parallel: boolean) {
   const executor = ctx.pool !== null && parallel && part.rows >= ctx.options.inlineRows ? ctx.pool : ctx.inline;
-  return executor.run(t);
+  const end = ctx.reads.begin();
+  return executor.run(t).finally(end);
 }
 
 function dataOf(type: Data['type'], length: number, c: ResultColumn): Data {

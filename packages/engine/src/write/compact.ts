@@ -14,6 +14,8 @@ import { type WrittenPart, sliceColumns, writePart } from './partition.js';
 import { splitColumns } from './split-key.js';
 import { pickTier, writeTier } from './tiers.js';
 
+const QUIET_MS = 10;
+const MAX_DEFER_MS = 1000;
 const running = new WeakMap<StoreContext, Map<string, { again: boolean }>>();
 
 /** Schedules compaction of a table in the background; concurrent requests coalesce. */
@@ -31,7 +33,11 @@ export function scheduleCompaction(ctx: StoreContext, name: string, tableId: str
     try {
       do {
         mine.again = false;
-        while (await compactOnce(ctx, name, tableId));
+        for (;;) {
+          // each merge step waits for a pause in this process's scans (at most a second): reads come first
+          await ctx.reads.quiet(QUIET_MS, MAX_DEFER_MS);
+          if (!(await compactOnce(ctx, name, tableId))) break;
+        }
       } while (mine.again);
     } finally {
       byTable.delete(tableId);
