@@ -103,21 +103,10 @@ export function compactInPlace(col: TaskColumn, sel: Int32Array, count: number):
   const nullCount = validity ? count - popcount(validity, count) : 0;
   const keep = nullCount > 0 ? validity : null;
   if (col.width === -1) {
-    const offsets = col.offsets!;
     const data = col.values as Uint8Array;
-    let pos = 0;
-    for (let j = 0; j < count; j++) {
-      const i = sel[j]!;
-      const start = Number(offsets[i]!);
-      const end = Number(offsets[i + 1]!);
-      if (start !== pos) data.copyWithin(pos, start, end);
-      pos += end - start;
-      if (offsets instanceof BigInt64Array) offsets[j + 1] = BigInt(pos);
-      else offsets[j + 1] = pos;
-    }
-    if (offsets instanceof BigInt64Array) offsets[0] = 0n;
-    else offsets[0] = 0;
-    return { values: data.subarray(0, pos), offsets: offsets.subarray(0, count + 1), validity: keep, nullCount };
+    const offsets = col.offsets!;
+    const bytes = offsets instanceof BigInt64Array ? moveVariable64(data, offsets, sel, count) : moveVariable(data, offsets, sel, count);
+    return { values: data.subarray(0, bytes), offsets: offsets.subarray(0, count + 1), validity: keep, nullCount };
   }
   if (col.width === 0) return { values: compactBits(col.values as Uint8Array, sel, count), offsets: null, validity: keep, nullCount };
   const values = col.values as unknown as ArrayBufferView & { readonly BYTES_PER_ELEMENT: number };
@@ -125,6 +114,39 @@ export function compactInPlace(col: TaskColumn, sel: Int32Array, count: number):
   const ctor = values.constructor as TypedCtor;
   const length = (count * col.width) / values.BYTES_PER_ELEMENT;
   return { values: new ctor(values.buffer, values.byteOffset, length) as unknown as ResultColumn['values'], offsets: null, validity: keep, nullCount };
+}
+
+// the bytes of row sel[j] to follow those of row j - 1, offsets rewritten; returns the bytes kept
+function moveVariable(data: Uint8Array, offsets: Int32Array, sel: Int32Array, count: number): number {
+  let pos = 0;
+  for (let j = 0; j < count; j++) {
+    const i = sel[j]!;
+    const start = offsets[i]!;
+    const end = offsets[i + 1]!;
+    if (start === pos) pos = end;
+    else if (end - start < 16) for (let k = start; k < end; k++) data[pos++] = data[k]!;
+    else {
+      data.copyWithin(pos, start, end);
+      pos += end - start;
+    }
+    offsets[j + 1] = pos;
+  }
+  offsets[0] = 0;
+  return pos;
+}
+
+function moveVariable64(data: Uint8Array, offsets: BigInt64Array, sel: Int32Array, count: number): number {
+  let pos = 0;
+  for (let j = 0; j < count; j++) {
+    const i = sel[j]!;
+    const start = Number(offsets[i]!);
+    const end = Number(offsets[i + 1]!);
+    data.copyWithin(pos, start, end);
+    pos += end - start;
+    offsets[j + 1] = BigInt(pos);
+  }
+  offsets[0] = 0n;
+  return pos;
 }
 
 // fixed-width values of row sel[j] to slot j, through an integer view of the width where there is one
