@@ -14,8 +14,10 @@ import { acquireWorker, releaseWorker } from './workers.js';
 
 /** Workers decoding at once. */
 const DECODERS = Math.max(1, Math.min(2, availableParallelism()));
-/** Row groups asked of each worker ahead of the one being converted (decoding never waits on it). */
+/** Row groups asked of each worker ahead of the one being converted (decoding never waits on it)... */
 const AHEAD = 2;
+/** ...as long as they hold at most this many rows in all (memory stays bounded for huge row groups). */
+const AHEAD_ROWS = 1 << 19;
 
 interface Meta {
   readonly schema: Schema;
@@ -59,7 +61,13 @@ export class ParquetSource implements FileSource {
     const { groups } = await this.start();
     let bytes = 0;
     for (let g = 0; g < groups.length; g++) {
-      for (let ahead = g; ahead < Math.min(groups.length, g + AHEAD * this.decoders.length); ahead++) this.request(ahead);
+      // one group per worker always; more while the groups asked for hold at most AHEAD_ROWS rows
+      let rows = 0;
+      for (let k = 0; g + k < groups.length && k < AHEAD * this.decoders.length; k++) {
+        rows += groups[g + k]!.rows;
+        if (k >= this.decoders.length && rows > AHEAD_ROWS) break;
+        this.request(g + k);
+      }
       const ipc = await this.group(g);
       bytes += groups[g]!.bytes;
       const table = tableFromIPC(ipc);
