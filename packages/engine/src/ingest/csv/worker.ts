@@ -13,6 +13,7 @@ import { parseBlock } from './rows.js';
 
 /** Bytes of CSV parsed at once (a few hundred records). */
 const PIECE_BYTES = 1 << 16;
+const CR = 0x0d;
 const port = parentPort!;
 const schema = decodeSchema((workerData as ParseWorkerData).schema);
 
@@ -24,11 +25,13 @@ function parse(m: ParseRequest): ParseReply {
     const width = schema.fields.length;
     const chunks: Data[][] = schema.fields.map(() => []);
     let rows = 0;
+    let cr = bytes.indexOf(CR); // the next CR at or after `from`, or -1
     // a few hundred records at a time: their row arrays and field strings die young, which keeps
     // garbage collection cheap (a whole block's rows alive at once survive scavenges)
     for (let from = 0; from < bytes.length; ) {
       const to = pieceEnd(bytes, from);
-      const records = parseBlock(bytes.toString('utf8', from, to));
+      if (cr >= 0 && cr < from) cr = bytes.indexOf(CR, from);
+      const records = parseBlock(bytes.toString('utf8', from, to), cr < 0 || cr >= to);
       if (records === null) return { id: m.id, split: true };
       for (let i = 0; i < records.length; i++) {
         const n = records[i]!.length;
