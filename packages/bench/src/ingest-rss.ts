@@ -1,8 +1,8 @@
 // Peak memory of a multi-GB CSV ingest: writes a seeded CSV of --gb GiB into a temp dir (streamed),
 // uploads it to a fresh store from a file stream and ingests it into a new table (types inferred),
 // sampling RSS (all threads) and reading the kernel's high-water mark; deletes everything after.
-// The second half of the rows quote their text field, so both ingest paths run: parallel blocks
-// while no quote is seen, the sequential pass after.
+// The second half of the rows quote their text field, so the parallel blocks cut outside quotes
+// (csv/blocks.ts) are measured too; the first 65,536 rows are read once more for type inference.
 //   node dist/ingest-rss.js [--gb 3] [--workers 2]
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';

@@ -110,7 +110,9 @@ async function writeAll(
   let rows = 0;
   try {
     for await (const { batch, bytes } of source.batches(match.types)) {
-      await sink.add(conform(schema, batch, match, rows, where));
+      // rows still to come, guessed from the bytes read so far (sizes the partition's buffers)
+      const expected = bytes > 0 ? Math.ceil(((rows + batch.numRows) * file.size * 17) / (bytes * 16)) - rows : 0;
+      await sink.add(conform(schema, batch, match, rows, where), expected);
       rows += batch.numRows;
       options.onProgress?.({ rows, bytes, totalBytes: file.size });
     }

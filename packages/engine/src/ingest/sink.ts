@@ -1,53 +1,78 @@
-// Where conformed batches go during an ingest: cut into partitions and written as they arrive, so
-// memory holds at most one partition of rows; nothing is committed here.
+// Where conformed batches go during an ingest: copied into the partition being filled as they
+// arrive (zone maps merged on the way), and each full partition written while the next fills, so
+// memory holds about two partitions of rows whatever the file size; nothing is committed here.
 import type { RecordBatch, Schema } from 'apache-arrow';
 import type { StoreContext } from '../context.js';
-import { makeBatch } from '../data/layout.js';
-import { type WrittenPart, removeParts, sliceColumns, writePart } from '../write/partition.js';
+import type { ZoneStats } from '../expr/kernel.js';
+import { type WrittenPart, removeParts, writePart } from '../write/partition.js';
+import { ColumnAccumulator } from './accumulate.js';
 
 /** Collects batches of `schema` and writes a partition of `partitionRows` rows whenever one is full. */
 export class PartSink {
   readonly written: WrittenPart[] = [];
-  private buffered: RecordBatch[] = [];
+  private columns: ColumnAccumulator[];
   private rows = 0;
+  /** The partition being written, at most one at a time. */
+  private writing: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly ctx: StoreContext,
     private readonly tableId: string,
     private readonly schema: Schema,
-  ) {}
+  ) {
+    this.columns = this.fresh();
+  }
 
-  /** Adds a batch; writes full partitions before resolving. */
-  async add(batch: RecordBatch): Promise<void> {
-    if (batch.numRows === 0) return;
-    this.buffered.push(batch);
-    this.rows += batch.numRows;
+  /**
+   * Adds a batch; resolves once it is copied (a full partition's write may still be running).
+   * `expected` is a guess of the rows still to come, this batch included (sizes the partition's buffers).
+   */
+  async add(batch: RecordBatch, expected = 0): Promise<void> {
     const size = this.ctx.options.partitionRows;
-    while (this.rows >= size) {
-      await this.write(size);
-      const rest = this.rows - size;
-      const tail = rest > 0 ? [makeBatch(this.schema, sliceColumns(this.schema, this.buffered, size, this.rows), rest)] : [];
-      this.buffered = tail;
-      this.rows = rest;
+    for (let at = 0; at < batch.numRows; ) {
+      if (this.rows === 0) {
+        const rows = Math.min(size, Math.max(batch.numRows - at, expected - at));
+        for (const c of this.columns) c.reserve(rows);
+      }
+      const take = Math.min(batch.numRows - at, size - this.rows);
+      for (let c = 0; c < this.columns.length; c++) {
+        const chunk = batch.getChildAt(c)!.data[0]!;
+        this.columns[c]!.append(take === batch.numRows ? chunk : chunk.slice(at, take));
+      }
+      this.rows += take;
+      at += take;
+      if (this.rows === size) await this.flush();
     }
   }
 
-  /** Writes the rows still buffered; returns every written partition. */
+  /** Writes the rows still held; returns every written partition. */
   async finish(): Promise<WrittenPart[]> {
-    if (this.rows > 0) await this.write(this.rows);
-    this.buffered = [];
-    this.rows = 0;
+    if (this.rows > 0) await this.flush();
+    await this.writing;
     return this.written;
   }
 
-  /** Removes every file written so far (the ingest failed). */
+  /** Waits for a write in progress, then removes every file written so far (the ingest failed). */
   async discard(): Promise<void> {
+    await this.writing.catch(() => undefined);
     await removeParts(this.ctx, this.written);
     this.written.length = 0;
   }
 
-  private async write(rows: number): Promise<void> {
-    const columns = sliceColumns(this.schema, this.buffered, 0, rows);
-    this.written.push(await writePart(this.ctx, this.tableId, this.schema, columns));
+  // starts writing the filled partition once the previous write is done
+  private async flush(): Promise<void> {
+    const filled = this.columns.map((c) => c.finish());
+    this.columns = this.fresh();
+    this.rows = 0;
+    await this.writing;
+    const zones: Record<string, ZoneStats> = {};
+    this.schema.fields.forEach((f, c) => (zones[f.name] = filled[c]!.zone));
+    const data = filled.map((f) => f.data);
+    this.writing = writePart(this.ctx, this.tableId, this.schema, data, zones).then((part) => void this.written.push(part));
+    this.writing.catch(() => undefined); // observed by the next flush, finish or discard
+  }
+
+  private fresh(): ColumnAccumulator[] {
+    return this.schema.fields.map((f) => new ColumnAccumulator(f.type));
   }
 }

@@ -50,9 +50,16 @@ export async function writeParts(ctx: StoreContext, table: string, schema: Schem
  * Writes one partition file from contiguous columns, plus the hidden columns derived from them
  * (`geo/bbox.ts`: the bounding boxes of geometry columns), which get zone maps like any column.
  * Each column is encoded and its write started
- * before the next column's zone map is computed, so CPU work overlaps the disk.
+ * before the next column's zone map is computed, so CPU work overlaps the disk. `known` zone maps
+ * (by column name, computed as the rows arrived, e.g. by ingest) are used instead of a pass.
  */
-export async function writePart(ctx: StoreContext, table: string, schema: Schema, columns: readonly Data[]): Promise<WrittenPart> {
+export async function writePart(
+  ctx: StoreContext,
+  table: string,
+  schema: Schema,
+  columns: readonly Data[],
+  known?: Readonly<Record<string, ZoneStats>>,
+): Promise<WrittenPart> {
   const id = `${Date.now().toString(36)}-${ctx.token}-${randomBytes(4).toString('hex')}`;
   const rows = columns[0]?.length ?? 0;
   const file = partFile(table, id);
@@ -74,7 +81,7 @@ export async function writePart(ctx: StoreContext, table: string, schema: Schema
       segments.push({ name, offset: writer.size, length: bytes.length });
       void writer.append(bytes);
       void writer.append(padding(writer.size));
-      zones[name] = zoneStats(data);
+      zones[name] = known?.[name] ?? zoneStats(data);
     }
     void writer.append(encodeFooter(id, rows, segments));
     const bytes = writer.size;

@@ -1,61 +1,82 @@
-// The file cut into blocks of whole records for parallel parsing, while that is safe: a block holding
-// no quote character is whole lines, so it may end at its last newline. At the first block with a
-// quote (a quoted field may hold a newline) it stops and says where the unsplit rest begins.
-import type { Readable } from 'node:stream';
-
+// The file cut into blocks of whole records for parallel parsing. A record ends at a newline outside
+// quotes: with RFC 4180 quoting ("" inside a quoted field is two quotes) that is a newline with an
+// even count of quote characters before it, found by a byte scan from quote to quote. A quote in an
+// unquoted field (malformed) can mislead the count; a block then ends inside a quoted field, its
+// parser reports an unterminated quote, and the ingest parses the rest sequentially (source.ts).
 /** Bytes per block handed to a worker. */
-const BLOCK_BYTES = 1 << 20;
+export const BLOCK_BYTES = 1 << 20;
 const MAX_CARRY = 16 * BLOCK_BYTES;
 const QUOTE = 0x22;
 const NEWLINE = 0x0a;
 
-/** A block of whole records and the file offset after it. */
+/** A block of whole records: file offsets [start, end). */
 export interface Block {
-  readonly bytes: Buffer;
+  readonly bytes: Uint8Array;
+  readonly start: number;
   readonly end: number;
 }
 
+/** Reads file bytes [offset, offset + into.length) into `into`. */
+export type ReadAt = (offset: number, into: Uint8Array) => Promise<void>;
+
 /**
- * Blocks of the file from `start` (a record boundary) on; returns the offset from which the file
- * must be parsed sequentially, or null when every byte went into a block.
+ * Blocks of the file bytes [start, end) (start a record boundary), of about `size` bytes each, read
+ * into shared memory (posting a block to a worker copies nothing); returns the offset from which the
+ * file must be parsed sequentially (no record end in MAX_CARRY bytes, e.g. CR-only line ends), or
+ * null when every byte went into a block.
  */
-export async function* recordBlocks(input: Readable, start: number): AsyncGenerator<Block, number | null> {
-  let carry = Buffer.alloc(0);
+export async function* recordBlocks(read: ReadAt, start: number, end: number, size = BLOCK_BYTES): AsyncGenerator<Block, number | null> {
   let offset = start; // file offset of carry[0]
-  let pending: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of input as AsyncIterable<Buffer>) {
-      pending.push(chunk);
-      size += chunk.length;
-      if (size < BLOCK_BYTES) continue;
-      const buf = Buffer.concat([carry, ...pending]);
-      pending = [];
-      size = 0;
-      if (buf.indexOf(QUOTE) >= 0) return offset;
-      const cut = buf.lastIndexOf(NEWLINE) + 1;
-      // no newline in many blocks (a huge record, or CR line ends): stop holding it, parse sequentially
-      if (cut === 0 && buf.length > MAX_CARRY) return offset;
-      if (cut > 0) yield { bytes: buf.subarray(0, cut), end: offset + cut };
-      carry = buf.subarray(cut);
-      offset += cut;
-    }
-    const rest = Buffer.concat([carry, ...pending]);
-    if (rest.indexOf(QUOTE) >= 0) return offset;
-    if (rest.length > 0) yield { bytes: rest, end: offset + rest.length };
-    return null;
-  } finally {
-    input.destroy();
+  let carry: Uint8Array = new Uint8Array(0); // bytes read but not yet in a block
+  while (offset + carry.length < end) {
+    const fresh = Math.min(Math.max(size, carry.length), end - offset - carry.length);
+    const buf = Buffer.from(new SharedArrayBuffer(carry.length + fresh));
+    buf.set(carry, 0);
+    await read(offset + carry.length, buf.subarray(carry.length));
+    const last = offset + buf.length === end;
+    const cut = last ? buf.length : lastRecordEnd(buf);
+    if (cut === 0 && buf.length > MAX_CARRY) return offset;
+    if (cut > 0) yield { bytes: buf.subarray(0, cut), start: offset, end: offset + cut };
+    carry = buf.subarray(cut);
+    offset += cut;
   }
+  return null;
 }
 
 /**
- * Where the data rows begin: after the BOM and the header line, when the header holds no quote
- * (else null: the whole file is parsed sequentially).
+ * Where the data rows begin: after the BOM and the header record (its newline may not be inside
+ * quotes), or null when `head` holds no whole header record.
  */
 export function dataStart(head: Buffer): number | null {
   const bom = head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0;
-  const eol = head.indexOf(NEWLINE, bom);
-  if (eol < 0 || head.subarray(bom, eol).indexOf(QUOTE) >= 0) return null;
-  return eol + 1;
+  const end = firstRecordEnd(head, bom);
+  return end < 0 ? null : end;
+}
+
+/** The offset after the last newline of `buf` outside quotes (buf starts outside quotes), or 0. */
+export function lastRecordEnd(buf: Buffer): number {
+  // quotes split buf into runs alternately outside and inside a quoted field; outside runs start at
+  // 0 and after every second quote
+  const quotes: number[] = [];
+  for (let q = buf.indexOf(QUOTE); q >= 0; q = buf.indexOf(QUOTE, q + 1)) quotes.push(q);
+  let k = quotes.length % 2 === 0 ? quotes.length : quotes.length - 1; // index of the quote opening the run after the last outside run
+  for (;;) {
+    const runEnd = k < quotes.length ? quotes[k]! : buf.length;
+    const runStart = k === 0 ? 0 : quotes[k - 1]! + 1;
+    const nl = runEnd > runStart ? buf.lastIndexOf(NEWLINE, runEnd - 1) : -1;
+    if (nl >= runStart) return nl + 1;
+    if (k === 0) return 0;
+    k -= 2;
+  }
+}
+
+// the offset after the first newline at or after `from` outside quotes, or -1
+function firstRecordEnd(buf: Buffer, from: number): number {
+  let inside = false;
+  for (let p = from; p < buf.length; p++) {
+    const c = buf[p]!;
+    if (c === QUOTE) inside = !inside;
+    else if (c === NEWLINE && !inside) return p + 1;
+  }
+  return -1;
 }

@@ -1,5 +1,5 @@
-// Messages between a CSV ingest (main thread) and its parsing workers. Everything is copied by
-// structured clone, never transferred, so no ArrayBuffer is detached in either thread.
+// Messages between a CSV ingest (main thread) and its parsing workers. Nothing is transferred, so no
+// ArrayBuffer is detached in either thread: blocks are copied, column buffers come in shared memory.
 
 /** A worker's start data: the target schema as the engine serializes it (file column order). */
 export interface ParseWorkerData {
@@ -22,9 +22,12 @@ export interface ColumnBuffers {
 
 /**
  * The block's rows as columns (schema order); or the first bad record (`row` within the block,
- * `col` a schema index, or -1 for a record of the wrong width); or an unexpected failure.
+ * `col` a schema index, or -1 for a record of the wrong width); or `split`: the quoting is not
+ * well formed in the block (it may end inside a quoted field), so the rest of the file must be parsed
+ * sequentially; or an unexpected failure.
  */
 export type ParseReply =
   | { readonly id: number; readonly rows: number; readonly columns: readonly ColumnBuffers[] }
+  | { readonly id: number; readonly split: true }
   | { readonly id: number; readonly bad: { readonly row: number; readonly col: number; readonly message: string; readonly value?: unknown } }
   | { readonly id: number; readonly failure: string };

@@ -1,8 +1,9 @@
 // CSV ingest: the first record is the header. A created table's types are inferred from a sample
 // (the first SAMPLE_ROWS data rows); when a later value does not fit, ingest asks for wholeSchema()
 // (a pass over every row) and retries. Rows are parsed (Papa Parse) and converted in parallel by
-// workers, a block of whole records each, while the file's blocks hold no quote (see blocks.ts);
-// from the first quote on (or for a small file) they are parsed here, in one sequential pass.
+// workers, a block of whole records each (cut at newlines outside quotes, see blocks.ts); a small
+// file, or the rest of a file from a block whose quoting is not well formed, is parsed here, in one
+// sequential pass (which reports the malformed record).
 import { availableParallelism } from 'node:os';
 import { Data, type DataType, Field, type RecordBatch, Schema, Utf8 } from 'apache-arrow';
 import type { StoreContext } from '../../context.js';
@@ -66,7 +67,8 @@ export class CsvSource implements FileSource {
     let rows = 0;
     let rest: number | null = -1; // the offset the sequential pass starts at, -1 for after the header
     if (start !== null) {
-      const blocks = this.track(recordBlocks(this.ctx.blobs.stream(this.file.file, { start, end: this.file.size - 1 }), start));
+      const read = (offset: number, into: Uint8Array) => this.ctx.blobs.read(this.file.file, offset, into);
+      const blocks = this.track(recordBlocks(read, start, this.file.size));
       const pending: { reply: Promise<ParseReply>; block: Block }[] = [];
       for (;;) {
         const next = await blocks.next();
@@ -77,11 +79,24 @@ export class CsvSource implements FileSource {
           reply.catch(() => undefined); // awaited in order below; a later block may fail first
           pending.push({ reply, block: next.value });
         }
+        let split = false;
         while (pending.length >= (next.done ? 1 : WINDOW)) {
           const { reply, block } = pending.shift()!;
-          const batch = this.fromReply(schema, await reply, rows);
+          const answer = await reply;
+          if ('split' in answer) {
+            // quoting not well formed in this block: parse from its start on, sequentially
+            rest = block.start;
+            split = true;
+            break;
+          }
+          const batch = this.fromReply(schema, answer, rows);
           rows += batch.numRows;
           yield { batch, bytes: block.end };
+        }
+        if (split) {
+          pending.length = 0;
+          await blocks.return(null);
+          break;
         }
         if (next.done) break;
       }
@@ -117,7 +132,7 @@ export class CsvSource implements FileSource {
   }
 
   private fromReply(schema: Schema, reply: ParseReply, first: number): RecordBatch {
-    if ('failure' in reply) throw new Error(`CSV parsing failed: ${reply.failure}`);
+    if ('failure' in reply || 'split' in reply) throw new Error(`CSV parsing failed: ${'failure' in reply ? reply.failure : 'unexpected split'}`);
     if ('bad' in reply) {
       const { row, col, message, value } = reply.bad;
       if (col < 0) throw new HaloclineError('InvalidData', `row ${first + row}: ${message}`, { row: first + row });

@@ -1,6 +1,7 @@
 // Parquet ingest, main-thread side: worker threads decode row groups (see worker.ts), two at once,
-// alternating; this side serves them file bytes from the BlobStore and turns their IPC bytes back
-// into record batches in order, at most DECODERS row groups ahead.
+// alternating; this side serves them file bytes from the BlobStore and turns their IPC bytes (in
+// shared memory, so no copy on this thread) back into record batches in order, keeping AHEAD row
+// groups per worker requested beyond the one being converted.
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { Field, Schema, Type, tableFromIPC } from 'apache-arrow';
@@ -11,8 +12,12 @@ import type { FileSource, SourceBatch } from '../source.js';
 import type { FromWorker, RowGroupInfo, ToWorker } from './protocol.js';
 import { acquireWorker, releaseWorker } from './workers.js';
 
-/** Workers decoding at once (each holds one decoded row group). */
+/** Workers decoding at once. */
 const DECODERS = Math.max(1, Math.min(2, availableParallelism()));
+/** Row groups asked of each worker ahead of the one being converted (decoding never waits on it)... */
+const AHEAD = 2;
+/** ...as long as they hold at most this many rows in all (memory stays bounded for huge row groups). */
+const AHEAD_ROWS = 1 << 19;
 
 interface Meta {
   readonly schema: Schema;
@@ -56,7 +61,13 @@ export class ParquetSource implements FileSource {
     const { groups } = await this.start();
     let bytes = 0;
     for (let g = 0; g < groups.length; g++) {
-      for (let ahead = g; ahead < Math.min(groups.length, g + this.decoders.length); ahead++) this.request(ahead);
+      // one group per worker always; more while the groups asked for hold at most AHEAD_ROWS rows
+      let rows = 0;
+      for (let k = 0; g + k < groups.length && k < AHEAD * this.decoders.length; k++) {
+        rows += groups[g + k]!.rows;
+        if (k >= this.decoders.length && rows > AHEAD_ROWS) break;
+        this.request(g + k);
+      }
       const ipc = await this.group(g);
       bytes += groups[g]!.bytes;
       const table = tableFromIPC(ipc);
@@ -121,7 +132,8 @@ export class ParquetSource implements FileSource {
   private async serve(worker: Worker, req: number, start: number, end: number): Promise<void> {
     const post = (message: ToWorker) => worker.postMessage(message);
     try {
-      const bytes = new Uint8Array(Math.max(0, Math.min(end, this.file.size) - start));
+      // shared memory: posting it copies nothing on this thread
+      const bytes = new Uint8Array(new SharedArrayBuffer(Math.max(0, Math.min(end, this.file.size) - start)));
       await this.ctx.blobs.read(this.file.file, start, bytes);
       post({ kind: 'range', req, bytes });
     } catch (e) {

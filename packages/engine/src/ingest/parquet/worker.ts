@@ -28,8 +28,11 @@ function remoteBlob(start: number, end: number): unknown {
     type: '',
     slice: (a = 0, b = end - start) => remoteBlob(start + a, start + Math.min(b, end - start)),
     arrayBuffer: async () => {
+      // the main thread's bytes are shared memory; parquet-wasm gets a plain copy of its own
       const bytes = await range(start, end);
-      return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+      const out = new Uint8Array(bytes.byteLength);
+      out.set(bytes);
+      return out.buffer;
     },
   };
 }
@@ -51,7 +54,14 @@ async function read(session: number, group: number): Promise<void> {
   const f = await current.file;
   const rows = f.metadata().rowGroup(group).numRows();
   const table = await f.read({ rowGroups: [group], batchSize: Math.max(1, rows) });
-  send({ kind: 'group', session, group, ipc: table.intoIPCStream() });
+  send({ kind: 'group', session, group, ipc: shared(table.intoIPCStream()) });
+}
+
+// bytes copied into shared memory here, so the main thread receives them without a copy
+function shared(bytes: Uint8Array): Uint8Array {
+  const out = new Uint8Array(new SharedArrayBuffer(bytes.byteLength));
+  out.set(bytes);
+  return out;
 }
 
 const fail = (session: number) => (e: unknown) => send({ kind: 'error', session, message: e instanceof Error ? e.message : String(e) });

@@ -1,0 +1,209 @@
+// One partition's column being filled as batches arrive during an ingest: each chunk is copied into
+// growing contiguous buffers and its zone map merged in at once, so when the partition is full only
+// encoding and the durable write remain (the copy and the zone maps overlap decoding and parsing).
+import { type Data, type DataType, Type } from 'apache-arrow';
+import type { ZoneStats } from '../expr/kernel.js';
+import { fixedData, varData } from '../data/layout.js';
+import { concatData } from '../storage/concat.js';
+import { zoneStats } from '../storage/zonemap.js';
+
+/** A column of one partition, appended chunk by chunk; `finish` gives one offset-0 chunk and its zone map. */
+export class ColumnAccumulator {
+  private rows = 0;
+  private zone: ZoneStats | undefined;
+  private readonly fill: Fill;
+
+  constructor(readonly type: DataType) {
+    this.fill = newFill(type);
+  }
+
+  /** Makes room for `rows` rows in all (growing on demand costs a copy per doubling). */
+  reserve(rows: number): void {
+    this.fill.reserve?.(rows);
+  }
+
+  /** Appends every row of `chunk` (any offset). */
+  append(chunk: Data): void {
+    if (chunk.length === 0) return;
+    // zone maps read offset-0 chunks; only a batch cut at a partition boundary has another offset
+    const whole = chunk.offset === 0 ? chunk : concatData(this.type, [chunk]);
+    this.zone = mergeZones(this.zone, zoneStats(whole));
+    this.fill.append(whole, this.rows);
+    this.rows += whole.length;
+  }
+
+  /** The rows appended so far as one offset-0 chunk, with its zone map. */
+  finish(): { data: Data; zone: ZoneStats } {
+    return { data: this.fill.finish(this.rows), zone: this.zone ?? { min: null, max: null, nullCount: 0, rows: 0 } };
+  }
+}
+
+/** The zone map of two consecutive chunks: the earlier one wins ties, as one pass over both would. */
+export function mergeZones(a: ZoneStats | undefined, b: ZoneStats): ZoneStats {
+  if (!a) return b;
+  const min = a.min === null ? b.min : b.min === null || compare(a.min, b.min) <= 0 ? a.min : b.min;
+  const max = a.max === null ? b.max : b.max === null || compare(a.max, b.max) >= 0 ? a.max : b.max;
+  return { min, max, nullCount: a.nullCount + b.nullCount, rows: a.rows + b.rows };
+}
+
+type Value = NonNullable<ZoneStats['min']>;
+
+// strings in UTF-8 byte order (what zoneStats uses), numbers/bigints/booleans by value
+function compare(a: Value, b: Value): number {
+  if (typeof a === 'string' && typeof b === 'string') return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** How the buffers of one column layout grow. */
+interface Fill {
+  reserve?(rows: number): void;
+  append(chunk: Data, at: number): void;
+  finish(rows: number): Data;
+}
+
+function newFill(type: DataType): Fill {
+  switch (type.typeId) {
+    case Type.Utf8:
+    case Type.Binary:
+      return new VarFill(type);
+    case Type.Bool:
+    case Type.LargeUtf8:
+    case Type.LargeBinary:
+      return new ChunkFill(type);
+    default:
+      return new FixedFill(type);
+  }
+}
+
+// Rare layouts (bool bit values, 64-bit offsets): keep the chunks, concatenate once at the end.
+class ChunkFill implements Fill {
+  private readonly chunks: Data[] = [];
+  constructor(private readonly type: DataType) {}
+  append(chunk: Data): void {
+    this.chunks.push(chunk);
+  }
+  finish(): Data {
+    return concatData(this.type, this.chunks);
+  }
+}
+
+type Typed = ArrayBufferView & ArrayLike<unknown> & { set(a: ArrayLike<unknown>, at: number): void; subarray(a: number, b: number): Typed };
+
+// Validity bits of the rows so far; allocated only once a chunk has a null.
+class Bits {
+  bits: Uint8Array | undefined;
+  nullCount = 0;
+
+  append(chunk: Data, at: number, capacity: number): void {
+    if (chunk.nullCount === 0) {
+      if (this.bits) setRange(this.bits, at, chunk.length);
+      return;
+    }
+    if (!this.bits) {
+      this.bits = new Uint8Array(bitBytes(capacity));
+      setRange(this.bits, 0, at);
+    } else if (this.bits.length < bitBytes(at + chunk.length)) {
+      this.bits = grow(this.bits, bitBytes(capacity));
+    }
+    const src = chunk.nullBitmap!;
+    for (let i = 0; i < chunk.length; i++) {
+      const j = chunk.offset + i;
+      if ((src[j >> 3]! >> (j & 7)) & 1) this.bits[(at + i) >> 3]! |= 1 << ((at + i) & 7);
+    }
+    this.nullCount += chunk.nullCount;
+  }
+
+  reserve(capacity: number): void {
+    if (this.bits && this.bits.length < bitBytes(capacity)) this.bits = grow(this.bits, bitBytes(capacity));
+  }
+}
+
+class FixedFill implements Fill {
+  private values: Typed;
+  private readonly stride: number;
+  private readonly bits = new Bits();
+
+  constructor(private readonly type: DataType) {
+    this.stride = (type as { stride?: number }).stride ?? 1;
+    this.values = new (type.ArrayType as new (n: number) => Typed)(0);
+  }
+
+  reserve(rows: number): void {
+    if (this.values.length >= rows * this.stride) return;
+    this.values = grow(this.values, rows * this.stride);
+    this.bits.reserve(rows);
+  }
+
+  append(chunk: Data, at: number): void {
+    const need = (at + chunk.length) * this.stride;
+    if (this.values.length < need) {
+      const capacity = Math.max(need, 2 * this.values.length, 1024 * this.stride);
+      this.values = grow(this.values, capacity);
+      this.bits.reserve(capacity / this.stride);
+    }
+    this.values.set((chunk.values as Typed).subarray(0, chunk.length * this.stride), at * this.stride);
+    this.bits.append(chunk, at, this.values.length / this.stride);
+  }
+
+  finish(rows: number): Data {
+    return fixedData(this.type, rows, this.values.subarray(0, rows * this.stride), this.bits.bits, this.bits.nullCount);
+  }
+}
+
+// utf8/binary with 32-bit offsets: offsets rebased onto one growing byte buffer
+class VarFill implements Fill {
+  private offsets = new Int32Array(1);
+  private bytes = new Uint8Array(0);
+  private size = 0;
+  private readonly bits = new Bits();
+  private expect = 0;
+
+  constructor(private readonly type: DataType) {}
+
+  reserve(rows: number): void {
+    this.expect = rows;
+    if (this.offsets.length >= rows + 1) return;
+    this.offsets = grow(this.offsets, rows + 1);
+    this.bits.reserve(rows);
+  }
+
+  append(chunk: Data, at: number): void {
+    const src = chunk.valueOffsets as Int32Array;
+    const base = src[0]!;
+    const length = src[chunk.length]! - base;
+    if (this.offsets.length < at + chunk.length + 1) {
+      this.offsets = grow(this.offsets, Math.max(at + chunk.length + 1, 2 * this.offsets.length, 1024));
+      this.bits.reserve(this.offsets.length - 1);
+    }
+    if (this.bytes.length < this.size + length) {
+      // the first chunk's bytes per row, times the rows expected, with a little room
+      const guess = at === 0 && chunk.length > 0 ? Math.ceil(((length / chunk.length) * this.expect * 17) / 16) : 0;
+      this.bytes = grow(this.bytes, Math.max(this.size + length, 2 * this.bytes.length, guess, 1 << 16));
+    }
+    this.bytes.set((chunk.values as Uint8Array).subarray(base, base + length), this.size);
+    const shift = this.size - base;
+    const out = this.offsets;
+    for (let i = 1; i <= chunk.length; i++) out[at + i] = src[i]! + shift;
+    this.size += length;
+    this.bits.append(chunk, at, this.offsets.length - 1);
+  }
+
+  finish(rows: number): Data {
+    return varData(this.type, rows, this.offsets.subarray(0, rows + 1), this.bytes.subarray(0, this.size), this.bits.bits, this.bits.nullCount);
+  }
+}
+
+function grow<T extends Typed>(a: T, length: number): T {
+  const out = new (a.constructor as new (n: number) => T)(length);
+  out.set(a, 0);
+  return out;
+}
+
+function bitBytes(rows: number): number {
+  return ((rows + 63) >> 6) << 3;
+}
+
+// sets bits [from, from + n)
+function setRange(bits: Uint8Array, from: number, n: number): void {
+  for (let i = from; i < from + n; i++) bits[i >> 3]! |= 1 << (i & 7);
+}
