@@ -43,7 +43,9 @@ export function mergeZones(a: ZoneStats | undefined, b: ZoneStats): ZoneStats {
   if (!a) return b;
   const min = a.min === null ? b.min : b.min === null || compare(a.min, b.min) <= 0 ? a.min : b.min;
   const max = a.max === null ? b.max : b.max === null || compare(a.max, b.max) >= 0 ? a.max : b.max;
-  return { min, max, nullCount: a.nullCount + b.nullCount, rows: a.rows + b.rows };
+  const merged = { min, max, nullCount: a.nullCount + b.nullCount, rows: a.rows + b.rows };
+  // float columns count their NaNs (pruning needs to know there are none); unknown stays unknown
+  return a.nanCount !== undefined && b.nanCount !== undefined ? { ...merged, nanCount: a.nanCount + b.nanCount } : merged;
 }
 
 type Value = NonNullable<ZoneStats['min']>;

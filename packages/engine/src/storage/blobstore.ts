@@ -13,12 +13,21 @@ export interface BlobWriter {
   abort(): Promise<void>;
 }
 
+/** An open file for many positioned reads (one open instead of one per read). Close it once. */
+export interface BlobReader {
+  /** Reads `into.length` bytes from `offset` into `into` (which may be SharedArrayBuffer-backed). */
+  read(offset: number, into: Uint8Array): Promise<void>;
+  close(): Promise<void>;
+}
+
 /** Immutable files addressed by a relative path ("parts/<table>/<part>.hlp"). */
 export interface BlobStore {
   /** Starts writing a new file at `path`; readers see all of it after commit, or none of it. */
   create(path: string): Promise<BlobWriter>;
   /** Reads `into.length` bytes from `offset` into `into` (which may be SharedArrayBuffer-backed). */
   read(path: string, offset: number, into: Uint8Array): Promise<void>;
+  /** Opens a file for many reads (a file read piece by piece, e.g. a Parquet file's column chunks). */
+  openReader(path: string): Promise<BlobReader>;
   /** Streams a whole file (or the byte range [start, end]) without holding it in memory. */
   stream(path: string, range?: { start: number; end: number }): Readable;
   /** Removes a file; a missing file is not an error. */

@@ -28,6 +28,14 @@ describe('LocalBlobStore', () => {
     const into = new Uint8Array(new SharedArrayBuffer(5));
     await blobs.read('parts/t/a.hlp', 1000, into);
     expect([...into]).toEqual([1, 1, 1, 1, 1]);
+    const reader = await blobs.openReader('parts/t/a.hlp');
+    const a = new Uint8Array(3);
+    const b = new Uint8Array(2);
+    await Promise.all([reader.read(0, a), reader.read(2001, b)]);
+    expect([...a, ...b]).toEqual([0, 0, 0, 2, 2]);
+    await expect(reader.read(30_000, new Uint8Array(4))).rejects.toThrow('truncated');
+    await reader.close();
+    await expect(blobs.openReader('parts/t/none.hlp')).rejects.toThrow('cannot open data file');
   });
 
   it('leaves nothing behind on abort, and reports a truncated read', async () => {

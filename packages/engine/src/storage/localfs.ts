@@ -5,7 +5,7 @@ import { type FileHandle, mkdir, open, readdir, rename, rm, unlink } from 'node:
 import type { Readable } from 'node:stream';
 import { dirname, join, relative } from 'node:path';
 import { HaloclineError } from '../errors.js';
-import type { BlobStore, BlobWriter } from './blobstore.js';
+import type { BlobReader, BlobStore, BlobWriter } from './blobstore.js';
 
 /** Suffix of files being written; any left after a crash are removed at open. */
 export const TEMP_SUFFIX = '.tmp';
@@ -22,20 +22,29 @@ export class LocalBlobStore implements BlobStore {
   }
 
   async read(path: string, offset: number, into: Uint8Array): Promise<void> {
-    const full = this.resolve(path);
-    const fh = await open(full, 'r').catch((e: NodeJS.ErrnoException) => {
+    const reader = await this.openReader(path);
+    try {
+      await reader.read(offset, into);
+    } finally {
+      await reader.close();
+    }
+  }
+
+  async openReader(path: string): Promise<BlobReader> {
+    const fh = await open(this.resolve(path), 'r').catch((e: NodeJS.ErrnoException) => {
       throw new HaloclineError('Corrupt', `cannot open data file ${path}: ${e.message}`, { path });
     });
-    try {
-      let done = 0;
-      while (done < into.length) {
-        const { bytesRead } = await fh.read(into, done, into.length - done, offset + done);
-        if (bytesRead === 0) throw new HaloclineError('Corrupt', `data file ${path} is truncated at ${offset + done}`, { path });
-        done += bytesRead;
-      }
-    } finally {
-      await fh.close();
-    }
+    return {
+      async read(offset, into) {
+        let done = 0;
+        while (done < into.length) {
+          const { bytesRead } = await fh.read(into, done, into.length - done, offset + done);
+          if (bytesRead === 0) throw new HaloclineError('Corrupt', `data file ${path} is truncated at ${offset + done}`, { path });
+          done += bytesRead;
+        }
+      },
+      close: () => fh.close(),
+    };
   }
 
   stream(path: string, range?: { start: number; end: number }): Readable {

@@ -8,6 +8,7 @@ import { Field, Schema, Type, tableFromIPC } from 'apache-arrow';
 import type { StoreContext } from '../../context.js';
 import { HaloclineError } from '../../errors.js';
 import type { RawRecord } from '../../raw/entry.js';
+import type { BlobReader } from '../../storage/blobstore.js';
 import type { FileSource, SourceBatch } from '../source.js';
 import type { FromWorker, RowGroupInfo, ToWorker } from './protocol.js';
 import { acquireWorker, releaseWorker } from './workers.js';
@@ -43,6 +44,8 @@ export class ParquetSource implements FileSource {
   private readonly groups = new Map<number, Deferred<Uint8Array>>();
   private failure: Error | undefined;
   private onMeta: Deferred<Meta> | undefined;
+  /** The file, opened once for every range the workers ask for. */
+  private reader: Promise<BlobReader> | undefined;
 
   constructor(
     private readonly ctx: StoreContext,
@@ -80,6 +83,9 @@ export class ParquetSource implements FileSource {
   async close(): Promise<void> {
     const decoders = this.decoders;
     this.decoders = [];
+    const reader = this.reader;
+    this.reader = undefined;
+    await reader?.then((r) => r.close()).catch(() => undefined);
     await Promise.all(
       decoders.map(async (d) => {
         d.worker.off('message', d.listener).off('error', d.onError).off('exit', d.onExit);
@@ -134,7 +140,8 @@ export class ParquetSource implements FileSource {
     try {
       // shared memory: posting it copies nothing on this thread
       const bytes = new Uint8Array(new SharedArrayBuffer(Math.max(0, Math.min(end, this.file.size) - start)));
-      await this.ctx.blobs.read(this.file.file, start, bytes);
+      this.reader ??= this.ctx.blobs.openReader(this.file.file);
+      await (await this.reader).read(start, bytes);
       post({ kind: 'range', req, bytes });
     } catch (e) {
       post({ kind: 'range-error', req, message: (e as Error).message });
