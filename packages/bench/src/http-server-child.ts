@@ -7,6 +7,7 @@ import { Client } from '@halocline/client';
 import { startServer } from '@halocline/server';
 import { generateBatches, obsSchema } from './generate.js';
 import { tabularManifest } from './http-manifest.js';
+import { type Profiler, startProfile } from './profile.js';
 
 const [dataDir, rows, seed] = [process.argv[2]!, Number(process.argv[3]), Number(process.argv[4])];
 const server = await startServer({ port: 0, host: '127.0.0.1', workers: availableParallelism(), config: { logger: false, dataDir } });
@@ -19,6 +20,13 @@ const close = async () => {
   await server.close();
   process.exit(0);
 };
-process.on('message', () => void close());
+let profiler: Profiler | undefined;
+process.on('message', (m: unknown) => {
+  const p = (m as { profile?: string } | null)?.profile;
+  if (p === undefined) return void close();
+  // `{profile: 'start'}` starts a CPU profile, `{profile: file}` writes it; both answer when done
+  if (p === 'start') void startProfile().then((s) => { profiler = s; process.send!('ok'); });
+  else void profiler!.stop(p).then(() => process.send!('ok'));
+});
 process.on('disconnect', () => void close());
 process.send!({ url: server.url, key, obs });

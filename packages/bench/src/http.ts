@@ -8,7 +8,8 @@ import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client } from '@halocline/client';
 import type { TableApi } from '@halocline/engine';
-import { fork } from 'node:child_process';
+import { type ChildProcess, fork } from 'node:child_process';
+import { startProfile } from './profile.js';
 import { openStore } from '@halocline/engine';
 import type { Table } from 'apache-arrow';
 import { generateBatches, generateTable, obsSchema } from './generate.js';
@@ -16,11 +17,14 @@ import { measure, measureMany } from './measure.js';
 import { formatMs, formatRate, type Stats } from './report.js';
 import { tabularManifest as manifest } from './http-manifest.js';
 
-const { values } = parseArgs({ options: { rows: { type: 'string', default: '10000000' }, runs: { type: 'string', default: '5' }, seed: { type: 'string', default: '42' }, out: { type: 'string', default: 'results/http.json' } } });
+const { values } = parseArgs({ options: { rows: { type: 'string', default: '10000000' }, runs: { type: 'string', default: '5' }, seed: { type: 'string', default: '42' }, out: { type: 'string', default: 'results/http.json' }, only: { type: 'string' }, profile: { type: 'string' } } });
 const rows = Number(values.rows);
 const runs = Number(values.runs);
 const seed = Number(values.seed);
 const FILTER = 'depth > 5500';
+/** `--only select|insert|overhead` runs one workload; `--profile dir` writes CPU profiles of the HTTP select (client and server). */
+const only = values.only;
+const profileDir = values.profile;
 
 interface Row { readonly workload: string; readonly http: Stats; readonly embedded: Stats; readonly measured: string; readonly target?: string; readonly pass?: boolean; readonly note?: string }
 
@@ -44,9 +48,9 @@ async function main(): Promise<void> {
     const client = new Client({ baseUrl: url, apiKey: key });
     let datasets = 0;
     const dataset = async () => (await client.catalog.create(manifest(`bench-${++datasets}`))).metadata.uuid!;
-    out.push(await select(local, client.table(obs)));
-    out.push(await insert((name) => store.table(name), client, dataset));
-    out.push(await overhead((name) => store.table(name), client, dataset));
+    if (!only || only === 'select') out.push(await select(local, client.table(obs), child));
+    if (!only || only === 'insert') out.push(await insert((name) => store.table(name), client, dataset));
+    if (!only || only === 'overhead') out.push(await overhead((name) => store.table(name), client, dataset));
   } finally {
     child.send('close');
     await new Promise((r) => child.once('exit', r));
@@ -68,11 +72,17 @@ async function countBatches(t: TableApi): Promise<number> {
   return n;
 }
 
-async function select(local: TableApi, remote: TableApi): Promise<Row> {
+async function select(local: TableApi, remote: TableApi, child: ChildProcess): Promise<Row> {
   let a = 0;
   let b = 0;
   const embedded = await measure(() => countBatches(local), { runs }, (n) => (a = n));
+  const profiler = profileDir ? await startProfile() : undefined;
+  if (profileDir) await ask(child, { profile: 'start' });
   const http = await measure(() => countBatches(remote), { runs }, (n) => (b = n));
+  if (profileDir) {
+    await profiler!.stop(join(profileDir, 'client-select.cpuprofile'));
+    await ask(child, { profile: join(profileDir, 'server-select.cpuprofile') });
+  }
   const share = embedded.median / http.median;
   return {
     workload: `select * ${FILTER} (${a} rows) → Arrow batches`, http, embedded,
@@ -109,6 +119,14 @@ async function overhead(table: (name: string) => TableApi, client: Client, datas
   const embedded = await measureMany(() => local.select('depth > 100').all(), 2000);
   const http = await measureMany(() => remote.select('depth > 100').all(), 2000);
   return { workload: 'tiny select (1-row table), per request', http, embedded, measured: `${formatMs(http.median - embedded.median)} ms added by HTTP` };
+}
+
+/** Sends a message to the server process and waits for its answer. */
+function ask(child: ChildProcess, message: unknown): Promise<unknown> {
+  return new Promise((res) => {
+    child.once('message', res);
+    child.send(message as never);
+  });
 }
 
 const fmt = (s: Stats) => `${formatMs(s.min)} / ${formatMs(s.median)} / ${formatMs(s.max)}`;
