@@ -1,7 +1,6 @@
 // Arrow IPC on the client side: request bodies from batches, and batches from a streamed response.
 import { type RecordBatch, RecordBatch as Batch, RecordBatchStreamWriter, type Schema } from 'apache-arrow';
-import { HaloclineError, type ErrorCode } from '@halocline/engine';
-import { readIpcStream } from './ipc-read.js';
+import { HaloclineError, type ErrorCode, readIpcStream } from '@halocline/engine';
 
 export const ARROW_STREAM = 'application/vnd.apache.arrow.stream';
 

@@ -3,7 +3,7 @@ import { PassThrough } from 'node:stream';
 import fc from 'fast-check';
 import { Dictionary, Float64, Int32, RecordBatch, RecordBatchStreamWriter, Table as ArrowTable, Utf8, tableFromArrays, vectorFromArray } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
-import { readIpcStream } from './ipc-read.js';
+import { readIpcStream } from './ipc-stream.js';
 
 const table = tableFromArrays({ depth: Float64Array.from({ length: 1000 }, (_, i) => i / 3), name: Array.from({ length: 1000 }, (_, i) => `s${i % 7}`) });
 const stream = (legacy = false): Uint8Array => {

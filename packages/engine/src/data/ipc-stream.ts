@@ -1,8 +1,8 @@
-// Arrow IPC responses read message by message as the bytes arrive: each message body is copied once,
+// Arrow IPC streams (HTTP answers and request bodies) read message by message as the bytes arrive: each message body is copied once,
 // straight from the socket's chunks into its own 8-byte aligned buffer (no growing buffer, no re-join),
 // and apache-arrow's synchronous stream reader decodes a message only once all of it is there.
 import type { Readable } from 'node:stream';
-import { HaloclineError } from '@halocline/engine';
+import { HaloclineError } from '../errors.js';
 import { Message, type RecordBatch, RecordBatchReader, type RecordBatchStreamReader, type Schema } from 'apache-arrow';
 
 /** What an IPC response held besides its batches. */
@@ -10,6 +10,19 @@ export interface IpcEnd {
   readonly schema: Schema;
   /** Whatever followed the end-of-stream marker (the JSON trailer of a select), as text. */
   readonly trailer: string;
+}
+
+/** Options of {@link readIpcStream}. */
+export interface IpcReadOptions {
+  /** At most this many bytes are read; then the read fails with `tooLarge(maxBytes)` and the stream is destroyed. */
+  readonly maxBytes?: number;
+  readonly tooLarge?: (maxBytes: number) => Error;
+  /**
+   * What happens to a Node stream not read to its end (early stop, error): `destroy` (default; an
+   * HTTP answer's socket is closed), or `drain` (the rest is read and discarded, so a server can still
+   * answer the request; a stream over `maxBytes` is destroyed all the same).
+   */
+  readonly release?: 'destroy' | 'drain';
 }
 
 /** Batches decoded but not yet taken before the response is paused. */
@@ -22,10 +35,17 @@ const AHEAD = 8;
  * @example
  * const it = readIpcStream(res); for (let r = await it.next(); !r.done; r = await it.next()) use(r.value);
  */
-export async function* readIpcStream(body: Readable | AsyncIterable<Uint8Array>): AsyncGenerator<RecordBatch, IpcEnd> {
+export async function* readIpcStream(body: Readable | AsyncIterable<Uint8Array> | Iterable<Uint8Array>, options: IpcReadOptions = {}): AsyncGenerator<RecordBatch, IpcEnd> {
   const framer = new IpcFramer();
+  const max = options.maxBytes ?? Number.POSITIVE_INFINITY;
+  let size = 0;
+  const count = (chunk: Uint8Array) => {
+    size += chunk.byteLength;
+    if (size > max) throw options.tooLarge?.(max) ?? new HaloclineError('InvalidArgument', `the Arrow IPC stream is larger than the limit of ${max} bytes`);
+  };
   if (!isNodeStream(body)) {
     for await (const chunk of body) {
+      count(chunk);
       framer.push(chunk);
       yield* framer.take();
     }
@@ -39,12 +59,14 @@ export async function* readIpcStream(body: Readable | AsyncIterable<Uint8Array>)
     wake = undefined;
   };
   const onData = (chunk: Uint8Array) => {
+    if (failed) return;
     try {
+      count(chunk);
       framer.push(chunk);
       if (framer.ready > AHEAD) body.pause();
     } catch (e) {
       failed = e as Error;
-      body.destroy();
+      body.pause();
     }
     if (framer.ready > 0 || failed) signal();
   };
@@ -70,7 +92,10 @@ export async function* readIpcStream(body: Readable | AsyncIterable<Uint8Array>)
     }
   } finally {
     body.off('data', onData).off('end', onEnd).off('error', onError).off('close', onEnd);
-    if (!done) body.destroy();
+    if (!done) {
+      if (options.release === 'drain' && size <= max) body.resume();
+      else body.destroy();
+    }
   }
 }
 
