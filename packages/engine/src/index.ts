@@ -10,7 +10,7 @@ export { BatchViews } from './batch-views.js';
 export { Transaction, type TransactionState, type MatchOptions } from './mvcc/transaction.js';
 export type { SelectOptions } from './read/plan.js';
 export type { AggregateOptions } from './aggregate/spec.js';
-export type { GeoJsonFeature } from './geo/export.js';
+export { type GeoJsonFeature, geojsonFeatures, flatgeobufChunks } from './geo/export.js';
 export type { ColumnStats, TableStats } from './read/stats.js';
 export type { EngineOptions } from './context.js';
 export { HaloclineError, isHaloclineError, type ErrorCode, type ErrorContext } from './errors.js';
