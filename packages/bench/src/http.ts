@@ -22,7 +22,7 @@ const rows = Number(values.rows);
 const runs = Number(values.runs);
 const seed = Number(values.seed);
 const FILTER = 'depth > 5500';
-/** `--only select|insert|overhead` runs one workload; `--profile dir` writes CPU profiles of the HTTP select (client and server). */
+/** `--only select|insert|overhead` runs one workload; `--profile dir` writes CPU profiles of the HTTP side of select and insert (client and server). */
 const only = values.only;
 const profileDir = values.profile;
 
@@ -49,7 +49,7 @@ async function main(): Promise<void> {
     let datasets = 0;
     const dataset = async () => (await client.catalog.create(manifest(`bench-${++datasets}`))).metadata.uuid!;
     if (!only || only === 'select') out.push(await select(local, client.table(obs), child));
-    if (!only || only === 'insert') out.push(await insert((name) => store.table(name), client, dataset));
+    if (!only || only === 'insert') out.push(await insert((name) => store.table(name), client, dataset, child));
     if (!only || only === 'overhead') out.push(await overhead((name) => store.table(name), client, dataset));
   } finally {
     child.send('close');
@@ -76,13 +76,7 @@ async function select(local: TableApi, remote: TableApi, child: ChildProcess): P
   let a = 0;
   let b = 0;
   const embedded = await measure(() => countBatches(local), { runs }, (n) => (a = n));
-  const profiler = profileDir ? await startProfile() : undefined;
-  if (profileDir) await ask(child, { profile: 'start' });
-  const http = await measure(() => countBatches(remote), { runs }, (n) => (b = n));
-  if (profileDir) {
-    await profiler!.stop(join(profileDir, 'client-select.cpuprofile'));
-    await ask(child, { profile: join(profileDir, 'server-select.cpuprofile') });
-  }
+  const http = await profiled('select', child, () => measure(() => countBatches(remote), { runs }, (n) => (b = n)));
   const share = embedded.median / http.median;
   return {
     workload: `select * ${FILTER} (${a} rows) → Arrow batches`, http, embedded,
@@ -91,7 +85,7 @@ async function select(local: TableApi, remote: TableApi, child: ChildProcess): P
   };
 }
 
-async function insert(table: (name: string) => TableApi, client: Client, dataset: () => Promise<string>): Promise<Row> {
+async function insert(table: (name: string) => TableApi, client: Client, dataset: () => Promise<string>, child: ChildProcess): Promise<Row> {
   const n = Math.min(1_000_000, rows);
   const data: Table = generateTable({ rows: n, seed: seed + 1 });
   const names: string[] = [];
@@ -100,10 +94,10 @@ async function insert(table: (name: string) => TableApi, client: Client, dataset
     names.push(`insert-${names.length}`);
     await table(last()).create(obsSchema);
   } });
-  const http = await measure(() => client.table(last()).transaction((tx) => tx.insert(data)), { runs, setup: async () => {
+  const http = await profiled('insert', child, () => measure(() => client.table(last()).transaction((tx) => tx.insert(data)), { runs, setup: async () => {
     names.push(await dataset());
     await client.table(last()).create(obsSchema);
-  } });
+  } }));
   const rate = (n * 1000) / http.median;
   return { workload: `insert ${n} rows in one transaction (begin, insert Arrow IPC, commit)`, http, embedded, measured: `${formatRate(rate)} (embedded ${formatRate((n * 1000) / embedded.median)})` };
 }
@@ -119,6 +113,17 @@ async function overhead(table: (name: string) => TableApi, client: Client, datas
   const embedded = await measureMany(() => local.select('depth > 100').all(), 2000);
   const http = await measureMany(() => remote.select('depth > 100').all(), 2000);
   return { workload: 'tiny select (1-row table), per request', http, embedded, measured: `${formatMs(http.median - embedded.median)} ms added by HTTP` };
+}
+
+/** `fn` with CPU profiles of both processes written to `--profile` as <side>-<name>.cpuprofile (when given). */
+async function profiled<T>(name: string, child: ChildProcess, fn: () => Promise<T>): Promise<T> {
+  if (!profileDir) return fn();
+  const profiler = await startProfile();
+  await ask(child, { profile: 'start' });
+  const result = await fn();
+  await profiler.stop(join(profileDir, `client-${name}.cpuprofile`));
+  await ask(child, { profile: join(profileDir, `server-${name}.cpuprofile`) });
+  return result;
 }
 
 /** Sends a message to the server process and waits for its answer. */
