@@ -22,7 +22,7 @@ const rows = Number(values.rows);
 const runs = Number(values.runs);
 const seed = Number(values.seed);
 const FILTER = 'depth > 5500';
-/** `--only select|insert|overhead` runs one workload; `--profile dir` writes CPU profiles of the HTTP side of select and insert (client and server). */
+/** `--only select|insert|overhead` runs one workload; `--profile dir` writes CPU profiles of the HTTP side of each workload (client and server). */
 const only = values.only;
 const profileDir = values.profile;
 
@@ -50,7 +50,7 @@ async function main(): Promise<void> {
     const dataset = async () => (await client.catalog.create(manifest(`bench-${++datasets}`))).metadata.uuid!;
     if (!only || only === 'select') out.push(await select(local, client.table(obs), child));
     if (!only || only === 'insert') out.push(await insert((name) => store.table(name), client, dataset, child));
-    if (!only || only === 'overhead') out.push(await overhead((name) => store.table(name), client, dataset));
+    if (!only || only === 'overhead') out.push(await overhead((name) => store.table(name), client, dataset, child));
   } finally {
     child.send('close');
     await new Promise((r) => child.once('exit', r));
@@ -102,7 +102,7 @@ async function insert(table: (name: string) => TableApi, client: Client, dataset
   return { workload: `insert ${n} rows in one transaction (begin, insert Arrow IPC, commit)`, http, embedded, measured: `${formatRate(rate)} (embedded ${formatRate((n * 1000) / embedded.median)})` };
 }
 
-async function overhead(table: (name: string) => TableApi, client: Client, dataset: () => Promise<string>): Promise<Row> {
+async function overhead(table: (name: string) => TableApi, client: Client, dataset: () => Promise<string>, child: ChildProcess): Promise<Row> {
   const one = generateTable({ rows: 1, seed });
   const remote = client.table(await dataset());
   await remote.create(obsSchema);
@@ -111,7 +111,7 @@ async function overhead(table: (name: string) => TableApi, client: Client, datas
   await local.create(obsSchema);
   await local.insert(one);
   const embedded = await measureMany(() => local.select('depth > 100').all(), 2000);
-  const http = await measureMany(() => remote.select('depth > 100').all(), 2000);
+  const http = await profiled('overhead', child, () => measureMany(() => remote.select('depth > 100').all(), 2000));
   return { workload: 'tiny select (1-row table), per request', http, embedded, measured: `${formatMs(http.median - embedded.median)} ms added by HTTP` };
 }
 
