@@ -61,9 +61,10 @@ export async function* ipcSelect(p: Pinned, deadline: number, park: (p: Pinned) 
   const cut: Cut = { cursor: null };
   let wrote = false;
   try {
-    // the batch's buffers go out as views: a large result is never copied into one buffer
+    // a batch's large buffers go out as views (a large result is never copied into one buffer), runs
+    // of small pieces as one write each: every write is an HTTP chunk the client parses on its own
     for await (const b of budgeted(p, deadline, park, cut)) {
-      yield* enc.batchChunks(b);
+      yield* coalesce(enc.batchChunks(b));
       wrote = true;
     }
     if (cut.cursor) yield enc.marker(new Map([['cursor', cut.cursor]]));
@@ -73,6 +74,27 @@ export async function* ipcSelect(p: Pinned, deadline: number, park: (p: Pinned) 
   }
   yield enc.end();
   yield Buffer.from(JSON.stringify({ started, ended: new Date().toISOString(), cursor: cut.cursor }));
+}
+
+/** Pieces of at least this many bytes are written as they are; smaller neighbours are joined. */
+const VIEW_MIN = 64 << 10;
+
+/** `pieces` with each run of pieces under `VIEW_MIN` bytes joined into one buffer (same bytes, same order). */
+export function coalesce(pieces: readonly Buffer[]): Buffer[] {
+  const out: Buffer[] = [];
+  let run: Buffer[] = [];
+  const flush = () => {
+    if (run.length > 0) out.push(run.length === 1 ? run[0]! : Buffer.concat(run));
+    run = [];
+  };
+  for (const p of pieces) {
+    if (p.byteLength >= VIEW_MIN) {
+      flush();
+      out.push(p);
+    } else run.push(p);
+  }
+  flush();
+  return out;
 }
 
 /** NDJSON rows (JSON-safe values), then `{"@@next": cursor}` or `{"@@end": true}`, like tabular v1. */
