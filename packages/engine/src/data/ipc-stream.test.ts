@@ -3,7 +3,7 @@ import { PassThrough } from 'node:stream';
 import fc from 'fast-check';
 import { Dictionary, Float64, Int32, RecordBatch, RecordBatchStreamWriter, Table as ArrowTable, Utf8, tableFromArrays, vectorFromArray } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
-import { readIpcStream } from './ipc-stream.js';
+import { type IpcReadOptions, readIpcStream } from './ipc-stream.js';
 
 const table = tableFromArrays({ depth: Float64Array.from({ length: 1000 }, (_, i) => i / 3), name: Array.from({ length: 1000 }, (_, i) => `s${i % 7}`) });
 const stream = (legacy = false): Uint8Array => {
@@ -24,8 +24,8 @@ async function* split(bytes: Uint8Array, cuts: number[]): AsyncGenerator<Uint8Ar
   yield bytes.subarray(at);
 }
 
-async function readAll(body: AsyncIterable<Uint8Array> | PassThrough) {
-  const it = readIpcStream(body);
+async function readAll(body: AsyncIterable<Uint8Array> | PassThrough, options: IpcReadOptions = {}) {
+  const it = readIpcStream(body, options);
   const out = [];
   let r = await it.next();
   for (; !r.done; r = await it.next()) out.push(r.value);
@@ -78,6 +78,22 @@ describe('readIpcStream', () => {
     const it = readIpcStream(body);
     expect((await it.next()).value).toBeInstanceOf(RecordBatch);
     await it.return(undefined as never);
+    expect(body.destroyed).toBe(true);
+  });
+
+  it('with release drain, a failed read drains the rest of a Node stream up to maxBytes, then destroys it', async () => {
+    const whole = Buffer.from(stream());
+    const schemaMessage = whole.subarray(0, 8 + whole.readInt32LE(4));
+    const bad = Buffer.concat([schemaMessage, schemaMessage]); // a second schema: Corrupt
+    const body = new PassThrough();
+    body.write(bad);
+    await expect(readAll(body, { maxBytes: bad.byteLength + 1000, release: 'drain' })).rejects.toMatchObject({ code: 'Corrupt' });
+    expect(body.destroyed).toBe(false);
+    body.write(Buffer.alloc(500));
+    await new Promise((r) => setImmediate(r));
+    expect(body.destroyed).toBe(false);
+    body.write(Buffer.alloc(600));
+    await new Promise((r) => setImmediate(r));
     expect(body.destroyed).toBe(true);
   });
 });

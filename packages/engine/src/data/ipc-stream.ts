@@ -88,10 +88,23 @@ export async function* readIpcStream(body: Readable | AsyncIterable<Uint8Array> 
   } finally {
     body.off('data', onData).off('end', onEnd).off('error', onError).off('close', onEnd);
     if (!done) {
-      if (options.release === 'drain' && size <= max) body.resume();
+      if (options.release === 'drain' && size <= max) drain(body, max - size);
       else body.destroy();
     }
   }
+}
+
+// reads the rest of `body` and drops it; past `left` more bytes the stream is destroyed instead
+function drain(body: Readable, left: number): void {
+  const count = (chunk: Uint8Array) => {
+    left -= chunk.byteLength;
+    if (left < 0) {
+      body.off('data', count);
+      body.destroy();
+    }
+  };
+  body.on('data', count);
+  body.resume();
 }
 
 function isNodeStream(b: unknown): b is Readable {
