@@ -1,6 +1,6 @@
 // The server side of the HTTP benchmark, in its own process: starts a server over a temp directory,
 // creates a tabular dataset holding the seeded `obs` rows, reports {url, key, obs} to the parent, and
-// closes when the parent says so (or disconnects).
+// closes when the parent says so (or disconnects); `{idle: true}` answers once its background work (compaction) is done.
 // Run by http.ts: fork(http-server-child.js, [dataDir, rows, seed])
 import { availableParallelism } from 'node:os';
 import { Client } from '@halocline/client';
@@ -22,6 +22,7 @@ const close = async () => {
 };
 let profiler: Profiler | undefined;
 process.on('message', (m: unknown) => {
+  if ((m as { idle?: boolean } | null)?.idle) return void server.store.idle().then(() => process.send!('idle'));
   const p = (m as { profile?: string } | null)?.profile;
   if (p === undefined) return void close();
   // `{profile: 'start'}` starts a CPU profile, `{profile: file}` writes it; both answer when done
