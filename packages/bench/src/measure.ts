@@ -49,3 +49,25 @@ export async function measureMany(fn: () => Promise<unknown>, timeMs: number): P
 export function collectGarbage(): void {
   (globalThis as { gc?: () => void }).gc?.();
 }
+
+/**
+ * Two functions measured in alternation (a, b, a, b, ...), each run after a full GC, so load that
+ * comes and goes on a shared machine falls on both alike; `check` sees every result of each.
+ * @example
+ * const [local, remote] = await measurePair(() => count(local), () => count(remote), { runs: 5 });
+ */
+export async function measurePair<T>(a: () => Promise<T>, b: () => Promise<T>, opts: MeasureOptions, check?: (which: 0 | 1, result: T) => void): Promise<[Stats, Stats]> {
+  const warmup = opts.warmup ?? 1;
+  const samples: [number[], number[]] = [[], []];
+  for (let run = -warmup; run < opts.runs; run++) {
+    for (const which of [0, 1] as const) {
+      collectGarbage();
+      const start = performance.now();
+      const result = await (which === 0 ? a : b)();
+      const ms = performance.now() - start;
+      check?.(which, result);
+      if (run >= 0) samples[which].push(ms);
+    }
+  }
+  return [stats(samples[0]), stats(samples[1])];
+}

@@ -1,5 +1,6 @@
 // One request path for the whole client: auth header, retries with backoff, errors mapped.
-import { request as httpRequest, Agent as HttpAgent, type IncomingMessage } from 'node:http';
+import { once } from 'node:events';
+import { request as httpRequest, Agent as HttpAgent, type ClientRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
 import { Readable } from 'node:stream';
 import { Authorizer, type Credentials } from './auth.js';
@@ -15,6 +16,8 @@ export interface Request {
   readonly query?: Record<string, string | number | undefined>;
   readonly json?: unknown;
   readonly body?: Uint8Array | ReadableStream<Uint8Array> | NodeJS.ReadableStream;
+  /** A body written chunk by chunk (e.g. an IPC stream as views of its batches); called again on a retry. */
+  readonly chunks?: () => Iterable<Uint8Array>;
   readonly headers?: Record<string, string>;
   readonly read?: boolean;
   /** Statuses returned as is instead of thrown (e.g. 204, 404). */
@@ -84,17 +87,18 @@ export class Http {
    */
   async stream(r: Request): Promise<{ status: number; body: Readable }> {
     if (this.customFetch) {
-      const res = await this.send(r);
+      const res = await this.send(r.chunks ? { ...r, chunks: undefined, body: Buffer.concat([...r.chunks()]) } : r);
       return { status: res.status, body: res.body ? Readable.fromWeb(res.body as never) : Readable.from([]) };
     }
     const url = new URL(this.url(r.path, r.query));
     const https = url.protocol === 'https:';
     for (let attempt = 0; ; attempt++) {
-      const headers: Record<string, string> = { authorization: await this.auth.header(), ...r.headers, 'content-type': 'application/json' };
+      const headers: Record<string, string> = { authorization: await this.auth.header(), 'content-type': r.chunks ? 'application/octet-stream' : 'application/json', ...r.headers };
       const res = await new Promise<IncomingMessage>((resolve, reject) => {
         const req = (https ? httpsRequest : httpRequest)(url, { method: r.method, headers, agent: https ? this.httpsAgent : this.httpAgent }, resolve);
         req.on('error', reject);
-        req.end(r.json === undefined ? undefined : JSON.stringify(r.json));
+        if (r.chunks) writeAll(req, r.chunks()).catch((e: Error) => req.destroy(e));
+        else req.end(r.json === undefined ? undefined : JSON.stringify(r.json));
       });
       const status = res.statusCode ?? 0;
       if ((status >= 200 && status < 300) || r.pass?.includes(status)) return { status, body: res };
@@ -107,6 +111,13 @@ export class Http {
       }
       throw errorOf(status, text, header(res, 'x-halocline-error'), `${r.method} ${r.path}`);
     }
+  }
+
+  /** A write whose body is `r.chunks`, over node:http(s) (no copy of the body); resolves with the JSON answer. */
+  async upload<T>(r: Request & { chunks: () => Iterable<Uint8Array> }): Promise<T> {
+    const res = await this.stream(r);
+    const text = await textOf(res.body);
+    return (text ? JSON.parse(text) : undefined) as T;
   }
 
   private url(path: string, query: Request['query']): string {
@@ -123,7 +134,13 @@ export class Http {
   }
 }
 
-async function textOf(res: IncomingMessage): Promise<string> {
+// writes the chunks as the socket takes them, then ends the request
+async function writeAll(req: ClientRequest, chunks: Iterable<Uint8Array>): Promise<void> {
+  for (const c of chunks) if (!req.write(c)) await once(req, 'drain');
+  req.end();
+}
+
+async function textOf(res: Readable): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const c of res) chunks.push(c as Buffer);
   return Buffer.concat(chunks).toString('utf8');

@@ -1,6 +1,6 @@
 // Arrow IPC on the client side: request bodies from batches, and batches from a streamed response.
-import { type AsyncRecordBatchStreamReader, type RecordBatch, RecordBatch as Batch, RecordBatchReader, RecordBatchStreamWriter, type Schema } from 'apache-arrow';
-import { HaloclineError, type ErrorCode } from '@halocline/engine';
+import { type RecordBatch, RecordBatch as Batch, RecordBatchStreamWriter, type Schema } from 'apache-arrow';
+import { HaloclineError, type ErrorCode, readIpcStream } from '@halocline/engine';
 
 export const ARROW_STREAM = 'application/vnd.apache.arrow.stream';
 
@@ -20,29 +20,31 @@ export interface Streamed {
  * Yields the row-carrying batches of an IPC response; returns the `cursor` from batch metadata.
  * A batch with metadata `error` throws (the code from `error_code` when it is an engine code).
  */
-export async function* readBatches(res: Response | { body: NodeJS.ReadableStream }): AsyncGenerator<RecordBatch, Streamed> {
+export async function* readBatches(res: Response | { body: AsyncIterable<Uint8Array> | NodeJS.ReadableStream }): AsyncGenerator<RecordBatch, Streamed> {
   if (!res.body) throw new HaloclineError('Corrupt', 'the server answered no body where an Arrow IPC stream was expected');
-  const reader = (await RecordBatchReader.from(res.body as never)) as AsyncRecordBatchStreamReader;
-  await reader.open();
-  const schema = reader.schema; // read before iterating: the reader forgets it when it closes
+  const it = readIpcStream(res.body as unknown as AsyncIterable<Uint8Array>);
   let cursor: string | undefined;
-  for await (const b of reader as AsyncIterable<RecordBatch>) {
+  let r = await it.next();
+  for (; !r.done; r = await it.next()) {
+    const b = r.value;
     const error = b.metadata.get('error');
-    if (error !== undefined) throw new HaloclineError(engineCode(b.metadata.get('error_code')), error);
+    if (error !== undefined) {
+      await it.return(undefined as never);
+      throw new HaloclineError(engineCode(b.metadata.get('error_code')), error);
+    }
     const c = b.metadata.get('cursor');
     if (c) cursor = c;
     if (b.numRows > 0) yield b;
   }
-  return { schema, cursor };
+  return { schema: r.value.schema, cursor };
 }
 
 /** The schema of an IPC response (schema fetch). */
 export async function readSchema(res: Response): Promise<Schema> {
-  const reader = (await RecordBatchReader.from(res.body as never)) as AsyncRecordBatchStreamReader;
-  await reader.open();
-  const schema = reader.schema;
-  await reader.cancel();
-  return schema;
+  const it = readIpcStream(res.body as unknown as AsyncIterable<Uint8Array>);
+  let r = await it.next();
+  while (!r.done) r = await it.next();
+  return r.value.schema;
 }
 
 const codes = new Set(['FileAlreadyExists', 'NotFound', 'InvalidSchema', 'InvalidData', 'InvalidArgument', 'QuerySyntax', 'QueryType', 'Conflict', 'Corrupt', 'Closed']);

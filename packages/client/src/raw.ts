@@ -1,6 +1,8 @@
 // Files beside a remote table (`/api/table/v2/raw/...`): the engine's RawFilesApi over HTTP.
+import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
-import type { IngestOptions, IngestResult, ListOptions, RawEntry, RawFilesApi, RawMetaPatch, UploadBody, UploadOptions } from '@halocline/engine';
+import { HaloclineError, type IngestOptions, type IngestResult, type ListOptions, type RawEntry, type RawFilesApi, type RawMetaPatch, type UploadBody, type UploadOptions } from '@halocline/engine';
+import { errorOf } from './errors.js';
 import type { Http } from './http.js';
 
 /** A file entry as the server answers it. */
@@ -53,12 +55,26 @@ export class RemoteRaw implements RawFilesApi {
     await this.http.send({ method: 'POST', path: '/api/table/v2/raw/delete', query: { table_id: this.tableId, id: idOrName } });
   }
 
-  /** `onProgress` is not reported over HTTP; the promise resolves when the ingest committed. */
+  /**
+   * Parses a file into the table. With `onProgress` the request asks for progress lines
+   * (`Accept: application/x-ndjson`) and reports each one as the server parses the file.
+   */
   async ingest(idOrName: string, options: IngestOptions = {}): Promise<IngestResult> {
-    const r = await this.http.json<IngestResult>({ method: 'POST', path: '/api/table/v2/raw/ingest', query: { table_id: this.tableId, id: idOrName, opt: options.opt } });
-    return { rows: r.rows, format: r.format, created: r.created };
+    const request = { method: 'POST', path: '/api/table/v2/raw/ingest', query: { table_id: this.tableId, id: idOrName, opt: options.opt } } as const;
+    if (!options.onProgress) return result(await this.http.json<IngestResult>(request));
+    const res = await this.http.stream({ ...request, headers: { accept: 'application/x-ndjson' } });
+    for await (const line of createInterface({ input: res.body, crlfDelay: Infinity })) {
+      if (line.trim() === '') continue;
+      const m = JSON.parse(line) as { rows?: number; bytes?: number; total_bytes?: number; result?: IngestResult; error?: string; code?: string };
+      if (m.result) return result(m.result);
+      if (m.error !== undefined) throw errorOf(500, m.error, m.code ?? null, `POST ${request.path}`);
+      options.onProgress({ rows: m.rows!, bytes: m.bytes!, totalBytes: m.total_bytes! });
+    }
+    throw new HaloclineError('Corrupt', 'the ingest answer ended without a result (connection closed early?)');
   }
 }
+
+const result = (r: IngestResult): IngestResult => ({ rows: r.rows, format: r.format, created: r.created });
 
 function entry(w: WireEntry): RawEntry {
   return { id: w.id, name: w.name, size: w.size, sha256: w.sha256, mimetype: w['mime-type'], geometry: w.geometry, properties: w.properties, created: new Date(w.created), updated: new Date(w.updated) };

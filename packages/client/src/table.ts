@@ -1,6 +1,6 @@
 // A remote tabular v2 table: the engine's TableApi over HTTP (`/api/table/v2/...`).
 import {
-  type AggregateOptions, HaloclineError, type InsertData, type SelectOptions, type TableApi, type TableStats, toRecordBatches,
+  type AggregateOptions, HaloclineError, type InsertData, ipcChunks, type SelectOptions, type TableApi, type TableStats, toRecordBatches,
 } from '@halocline/engine';
 import { Field, RecordBatch, Schema, Table as ArrowTable } from 'apache-arrow';
 import { finalFromPartials } from './aggregate.js';
@@ -66,7 +66,8 @@ export class RemoteTable implements TableApi {
     if (!schema) throw new HaloclineError('NotFound', `table "${this.tableId}" does not exist; create it with a schema first`, { table: this.tableId });
     const batches = toRecordBatches(schema, data, { table: this.tableId }).filter((b) => b.numRows > 0);
     if (batches.length === 0) return;
-    await this.http.send({ method: 'POST', path: '/api/table/v2/sdk/insert', query: { table_id: this.tableId, tx_id: txId }, body: toIpc(schema, batches), headers: { 'content-type': ARROW_STREAM } });
+    // the IPC stream goes out as views of the batches' buffers, never joined into one body
+    await this.http.upload({ method: 'POST', path: '/api/table/v2/sdk/insert', query: { table_id: this.tableId, tx_id: txId }, chunks: () => ipcChunks(schema, batches), headers: { 'content-type': ARROW_STREAM } });
   }
 
   select(filter?: string, options: SelectOptions = {}): RemoteCursor {

@@ -6,8 +6,10 @@ import type { RemoteCursor } from './cursor.js';
 import type { RemoteTable } from './table.js';
 
 /**
- * The server holds the transaction; it is rolled back there after an idle timeout. `replace` removes
- * every match when the request is answered (the engine removes each as it is yielded).
+ * The server holds the transaction; it is rolled back there after an idle timeout. `replace` differs
+ * from the engine's in one case: the server removes the rows as it streams them (ahead of the client by
+ * the stream and socket buffers), so a caller that stops early has lost every row already sent, not only those it
+ * reached (the conformance suite's `replaceRemovesWholeAnswer`). Read a replace to its end.
  */
 export class RemoteTransaction implements TransactionApi {
   private status: TransactionState = 'active';

@@ -94,8 +94,14 @@ describe('wire: raw controller', () => {
     const meta = await json(post(s, 'raw/update_meta', { table_id: id, id: raw_id }, { json: { properties: { k: 'v' }, 'mime-type': 'text/csv' } }));
     expect(meta.properties).toEqual({ k: 'v' });
     expect(await (await post(s, 'raw/download', { table_id: id, id: raw_id })).text()).toBe(csv);
-    const ing = await json(post(s, 'raw/ingest', { table_id: id, id: raw_id, opt: 'append' }));
-    expect(ing).toMatchObject({ rows: 2, created: true });
+    const plain = await post(s, 'raw/ingest', { table_id: id, id: raw_id, opt: 'append' }, { accept: 'application/json' });
+    expect(plain.headers.get('content-type')).toMatch(/^application\/json/); // what the Python and R clients read
+    expect(await plain.json()).toMatchObject({ rows: 2, created: true });
+    const lines = (await (await post(s, 'raw/ingest', { table_id: id, id: raw_id, opt: 'append' }, { accept: 'application/x-ndjson' })).text()).trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.at(-2)).toEqual({ rows: 2, bytes: csv.length, total_bytes: csv.length });
+    expect(lines.at(-1)).toMatchObject({ result: { rows: 2, created: false, table_id: id } });
+    const missing = await post(s, 'raw/ingest', { table_id: id, id: 'nope', opt: 'append' }, { accept: 'application/x-ndjson' });
+    expect(missing.status).toBe(404); // a failure before the first progress line is an ordinary error answer
     expect((await post(s, 'raw/ingest', { table_id: id, id: raw_id, opt: 'sideways' })).status).toBe(400);
     expect((await post(s, 'raw/delete', { table_id: id, id: raw_id })).status).toBe(204);
     expect((await post(s, 'raw/download', { table_id: id, id: raw_id })).status).toBe(404);

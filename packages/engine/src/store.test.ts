@@ -165,6 +165,19 @@ describe('storage', () => {
     await again.close();
   });
 
+  it('idle() waits for background compaction while the store stays open', async () => {
+    const dir = await tempDir();
+    cleanups.push(dir.remove);
+    const store = await openStore({ path: dir.path, workers: 0, partitionRows: 1000, compactRun: 4 });
+    const t = store.table('ctd');
+    await t.create(plain);
+    for (let i = 0; i < 40; i++) await t.insert(rowsOf(20, i * 20));
+    await store.idle();
+    expect((await partFiles(dir.path)).length).toBeLessThanOrEqual(4);
+    expect(await t.select().all()).toEqual(rowsOf(800));
+    await store.close();
+  });
+
   it('keeps a running cursor on its snapshot while inserts and compaction go on', async () => {
     const { store } = await fresh({ partitionRows: 100, compactRun: 2 });
     const t = store.table('ctd');

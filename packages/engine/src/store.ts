@@ -83,6 +83,14 @@ export class Store {
     return this.ctx.meta.range<TableRecord>(tablePrefix).map(([, t]) => t.name);
   }
 
+  /**
+   * Resolves once the background work running now (compaction after writes, garbage collection) and
+   * any work it starts has finished, e.g. before timing reads after a bulk load.
+   */
+  async idle(): Promise<void> {
+    await this.ctx.idle();
+  }
+
   /** Waits for background work, stops the workers and closes the metadata store. */
   async close(): Promise<void> {
     await this.ctx.close();
@@ -160,9 +168,13 @@ class OpenStore implements StoreContext {
     });
   }
 
+  async idle(): Promise<void> {
+    while (this.running.size > 0) await Promise.all([...this.running]);
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
-    while (this.running.size > 0) await Promise.all([...this.running]);
+    await this.idle();
     this.closed = true;
     await this.pool?.close();
     await this.readers.close();

@@ -39,5 +39,20 @@ export function rawSuite(open: () => Promise<TableApi>): void {
       await t.raw.ingest(id, { opt: 'truncate' });
       expect(await t.select().count()).toBe(3);
     });
+
+    it('ingest reports progress through onProgress: rows and bytes grow to the result and the file size', async () => {
+      const t = await open();
+      const big = `station,depth,temp\n${Array.from({ length: 20_000 }, (_, i) => `S${i % 50},${i},${(i % 300) / 10}`).join('\n')}\n`;
+      const id = await t.raw.upload('big.csv', new TextEncoder().encode(big));
+      const seen: { rows: number; bytes: number; totalBytes: number }[] = [];
+      const result = await t.raw.ingest(id, { onProgress: (p) => seen.push(p) });
+      expect(result).toMatchObject({ rows: 20_000, created: true });
+      expect(seen.length).toBeGreaterThan(0);
+      expect(seen.at(-1)).toEqual({ rows: 20_000, bytes: big.length, totalBytes: big.length });
+      for (let i = 1; i < seen.length; i++) expect(seen[i]!.rows).toBeGreaterThan(seen[i - 1]!.rows);
+      const bad = await t.raw.upload('bad.csv', new TextEncoder().encode('station,depth,temp\nA,deep,1\n'));
+      await expect(t.raw.ingest(bad, { onProgress: () => undefined })).rejects.toMatchObject({ code: 'InvalidData' });
+      expect(await t.select().count()).toBe(20_000);
+    });
   });
 }

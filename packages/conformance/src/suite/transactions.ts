@@ -5,7 +5,7 @@ import { filled, fixtureRows, ids, rejects } from './fixture.js';
 
 const row7 = { ...fixtureRows[0]!, id: 7, name: 'g' };
 
-export function txSuite(open: () => Promise<TableApi>): void {
+export function txSuite(open: () => Promise<TableApi>, replaceRemovesWholeAnswer: boolean): void {
   describe('transactions', () => {
     it('commit makes inserts and deletes visible at once; before it others see nothing', async () => {
       const t = await filled(open);
@@ -50,6 +50,19 @@ export function txSuite(open: () => Promise<TableApi>): void {
       const rows = await t.select('name == "b"').all();
       expect(rows.map((r) => [r.id, r.temp])).toEqual([[2, 99], [6, 99]]);
       expect(await t.select().count()).toBe(6);
+    });
+
+    it(`replace stopped after one row: ${replaceRemovesWholeAnswer ? 'the remote table removed every row of the answer' : 'the rows not reached stay'}`, async () => {
+      const t = await filled(open);
+      const tx = await t.begin();
+      const taken = [];
+      for await (const r of tx.replace('1==1')) {
+        taken.push(r.id);
+        break;
+      }
+      expect(taken).toEqual([1]);
+      await tx.commit();
+      expect(await ids(t)).toEqual(replaceRemovesWholeAnswer ? [] : [2, 3, 4, 5, 6]);
     });
 
     it('transaction() rolls back when the callback throws; invalid data rolls back too', async () => {

@@ -1,7 +1,8 @@
 // Arrow IPC streams in and out: bodies decoded (compressed batches included), batches encoded one at a time.
 import type { Readable } from 'node:stream';
-import { AsyncByteQueue, RecordBatch, RecordBatchReader, RecordBatchStreamWriter, type Schema } from 'apache-arrow';
-import { badRequest } from '../errors.js';
+import { IpcEncoder, type IpcEnd, isHaloclineError, readIpcStream } from '@halocline/engine';
+import { RecordBatch, type Schema } from 'apache-arrow';
+import { ApiError, badRequest } from '../errors.js';
 import { installCodecs } from './codecs.js';
 
 installCodecs();
@@ -9,56 +10,7 @@ installCodecs();
 /** The IPC stream content type. */
 export const ARROW_STREAM = 'application/vnd.apache.arrow.stream';
 
-// a sink the writer fills synchronously; we take its chunks after each write
-class Collector extends AsyncByteQueue<Uint8Array> {
-  private chunks: Uint8Array[] = [];
-  override write(value: Uint8Array): void {
-    if (value.byteLength > 0) this.chunks.push(value);
-  }
-  take(): Buffer {
-    return Buffer.concat(this.takeChunks());
-  }
-  /** The pending chunks as Buffer views, no copy (column buffers are never written after a batch is made). */
-  takeChunks(): Buffer[] {
-    const out = this.chunks.map((c) => Buffer.from(c.buffer, c.byteOffset, c.byteLength));
-    this.chunks = [];
-    return out;
-  }
-}
-
-/**
- * Encodes one IPC stream incrementally: `batch()` returns the bytes of the schema (first call) and
- * one record batch, `end()` the end-of-stream marker. Batches are re-labelled with the stream's
- * schema so a metadata difference never starts a second stream.
- */
-export class IpcEncoder {
-  private readonly sink = new Collector();
-  private readonly writer = new RecordBatchStreamWriter();
-
-  constructor(readonly schema: Schema) {
-    this.writer.reset(this.sink as unknown as AsyncByteQueue<Uint8Array>, schema);
-  }
-
-  batch(b: RecordBatch, metadata?: ReadonlyMap<string, string>): Buffer {
-    return Buffer.concat(this.batchChunks(b, metadata));
-  }
-
-  /** The same bytes as `batch()`, as views of the batch's own buffers (headers and padding between). */
-  batchChunks(b: RecordBatch, metadata?: ReadonlyMap<string, string>): Buffer[] {
-    this.writer.write(new RecordBatch(this.schema, b.data, metadata ? new Map(metadata) : b.metadata));
-    return this.sink.takeChunks();
-  }
-
-  /** A zero-row batch carrying `metadata` (cursor, error). */
-  marker(metadata: ReadonlyMap<string, string>): Buffer {
-    return this.batch(new RecordBatch(this.schema, undefined), metadata);
-  }
-
-  end(): Buffer {
-    this.writer.finish();
-    return this.sink.take();
-  }
-}
+export { IpcEncoder };
 
 /** The whole stream of a schema and one empty batch (schema fetch, create bodies). */
 export function schemaStream(schema: Schema): Buffer {
@@ -66,35 +18,54 @@ export function schemaStream(schema: Schema): Buffer {
   return Buffer.concat([e.batch(new RecordBatch(schema, undefined)), e.end()]);
 }
 
-/** Reads an IPC stream body; 400 (plain text) when it is not one. At most `limit` bytes are read. */
-export async function readIpc(body: unknown, limit: number, code: 'InvalidSchema' | 'InvalidData'): Promise<{ schema: Schema; batches: RecordBatch[] }> {
-  const bytes = await readBody(body, limit);
-  if (bytes.byteLength === 0) throw badRequest('the body is empty; expected an Arrow IPC stream (application/vnd.apache.arrow.stream)', code);
+/**
+ * The record batches of an IPC stream body, decoded one at a time as the bytes arrive (never the
+ * whole body in memory); returns the body's schema. More than `limit` bytes, an empty body or bytes
+ * that are not an IPC stream: 400 (plain text) with `code`.
+ */
+export async function* ipcBatches(body: unknown, limit: number, code: 'InvalidSchema' | 'InvalidData'): AsyncGenerator<RecordBatch, Schema> {
+  let any = false;
+  const it = readIpcStream(bodyStream(body), { maxBytes: limit, tooLarge, release: 'drain' });
   try {
-    const reader = RecordBatchReader.from(bytes);
-    reader.open();
-    const schema = reader.schema;
-    if (!schema) throw new Error('no schema message');
-    const batches = [...reader];
-    return { schema, batches };
+    for (let r = await next(it, code); ; r = await next(it, code)) {
+      if (r.done) return r.value.schema;
+      any = true;
+      yield r.value;
+    }
   } catch (e) {
+    if (e instanceof ApiError || any || !isHaloclineError(e, 'Corrupt') || !/no Arrow IPC schema/.test(e.message)) throw e;
+    throw badRequest('the body is empty or holds no Arrow IPC schema; expected an Arrow IPC stream (application/vnd.apache.arrow.stream)', code);
+  }
+}
+
+/** A whole IPC body: its schema, each batch's metadata, and (when `keep`) the batches. */
+export async function readIpc(body: unknown, limit: number, code: 'InvalidSchema' | 'InvalidData', keep = true): Promise<{ schema: Schema; batches: RecordBatch[]; metadata: Map<string, string>[] }> {
+  const batches: RecordBatch[] = [];
+  const metadata: Map<string, string>[] = [];
+  const it = ipcBatches(body, limit, code);
+  for (let r = await it.next(); ; r = await it.next()) {
+    if (r.done) return { schema: r.value, batches, metadata };
+    metadata.push(r.value.metadata);
+    if (keep) batches.push(r.value);
+  }
+}
+
+// one step of the reader; what it throws (framing, flatbuffers, codecs) is the client's fault: 400
+async function next(it: AsyncGenerator<RecordBatch, IpcEnd>, code: string): Promise<IteratorResult<RecordBatch, IpcEnd>> {
+  try {
+    return await it.next();
+  } catch (e) {
+    if (e instanceof ApiError) throw e;
     throw badRequest(`the body is not a readable Arrow IPC stream: ${(e as Error).message}`, code);
   }
 }
 
-async function readBody(body: unknown, limit: number): Promise<Uint8Array> {
-  if (body instanceof Uint8Array) return body;
-  if (body === undefined || body === null) return new Uint8Array(0);
+// the request body as a Node stream (or the bytes an injected request carries)
+function bodyStream(body: unknown): Readable | Uint8Array[] {
+  if (body instanceof Uint8Array) return [body];
+  if (body === undefined || body === null) return [];
   if (typeof (body as Readable).on !== 'function') throw badRequest('expected an Arrow IPC stream body (application/vnd.apache.arrow.stream)');
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body as Readable) {
-    size += (chunk as Buffer).byteLength;
-    if (size > limit) {
-      (body as Readable).destroy();
-      throw badRequest(`the Arrow body is larger than the limit of ${limit} bytes; send the rows in several inserts`);
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
+  return body as Readable;
 }
+
+const tooLarge = (limit: number) => badRequest(`the Arrow body is larger than the limit of ${limit} bytes; send the rows in several inserts`);

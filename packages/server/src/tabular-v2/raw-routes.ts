@@ -1,11 +1,12 @@
 // Tabular v2 raw files beside a table: list, batch-list, upload, update_meta, download, delete, ingest.
 import type { Readable } from 'node:stream';
-import type { IngestMode, RawEntry, RawMetaPatch } from '@halocline/engine';
+import type { IngestMode, IngestProgress, RawEntry, RawMetaPatch } from '@halocline/engine';
 import { Int64, RecordBatch, Table as ArrowTable, Utf8, vectorFromArray } from 'apache-arrow';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { badRequest } from '../errors.js';
 import { jsonBody } from '../http/body.js';
 import type { AppContext } from '../http/context.js';
+import { progressAnswer, wantsProgress } from './ingest-progress.js';
 import { IpcEncoder } from './ipc.js';
 import { target, type V2Query } from './target.js';
 
@@ -62,12 +63,13 @@ export function rawRoutes(app: FastifyInstance, ctx: AppContext): void {
     return reply.status(204).send();
   });
 
-  app.post(`${base}/ingest`, { schema: { tags, summary: 'Parse a file into the table (opt append|truncate|drop)' } }, async (req) => {
+  app.post(`${base}/ingest`, { schema: { tags, summary: 'Parse a file into the table (opt append|truncate|drop); progress lines with Accept: application/x-ndjson' } }, async (req, reply) => {
     const t = target(ctx, req, true);
     const opt = (req.query as V2Query).opt ?? 'append';
     if (!['append', 'truncate', 'drop'].includes(opt)) throw badRequest(`opt must be append, truncate or drop, got ${JSON.stringify(opt)}`);
-    const result = await t.table.raw.ingest(param(req, 'id'), { opt: opt as IngestMode });
-    return { ...result, table_id: t.tableId };
+    const id = param(req, 'id');
+    const run = async (onProgress?: (p: IngestProgress) => void) => ({ ...(await t.table.raw.ingest(id, { opt: opt as IngestMode, ...(onProgress ? { onProgress } : {}) })), table_id: t.tableId });
+    return wantsProgress(req) ? progressAnswer(reply, run) : run();
   });
 }
 

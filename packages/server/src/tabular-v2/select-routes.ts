@@ -8,7 +8,8 @@ import type { AppContext } from '../http/context.js';
 import { aggregateBody, isSchemaFetch, selectBody } from './body.js';
 import { ARROW_STREAM, IpcEncoder, schemaStream } from './ipc.js';
 import type { Leases } from './leases.js';
-import { ipcSelect, jsonSafe, ndjsonSelect, type Pinned, pin } from './stream.js';
+import { flatgeobufAnswer, geojsonAnswer } from './geo-select.js';
+import { ipcSelect, ndjsonSelect, type Pinned, pin } from './stream.js';
 import { schemaOrNoTable, target, type V2Query } from './target.js';
 import { type TxHandle, txOf } from './tx-routes.js';
 
@@ -30,15 +31,13 @@ export function selectRoutes(app: FastifyInstance, ctx: AppContext, state: ReadS
     const format = negotiate(req.headers.accept);
     const deadline = Date.now() + body.timeout * 1000;
     const park = (p: Pinned): string => state.cursors.add(p, t.tableId, t.owner);
-    if (body.cursor !== undefined) return answer(reply, format, resumed(state, body.cursor, t.tableId, t.owner), deadline, park);
+    if (body.cursor !== undefined) return answer(reply, format, resumed(state, body.cursor, t.tableId, t.owner), deadline, park, t.tableId);
     const schema = await schemaOrNoTable(t.table);
     if (isSchemaFetch(body.query)) return reply.type(ARROW_STREAM).send(schemaStream(schema));
     const source: { select: Table['select'] } = txFor(req, state, t.tableId, t.owner) ?? t.table;
     const cursor = source.select(body.query, { cols: body.cols, vars: body.vars }) as Cursor;
-    if (format === 'geojson') return geojson(reply, cursor);
-    if (format === 'flatgeobuf') return reply.type('application/flatgeobuf').send(Readable.from(cursor.flatgeobuf()));
     const p = await pin(project(schema, body.cols), cursor.batches());
-    return answer(reply, format, p, deadline, park);
+    return answer(reply, format, p, deadline, park, t.tableId);
   });
 
   app.post('/api/table/v2/sdk/aggregate', { schema: { tags, summary: 'Partial aggregates by group (Arrow IPC stream)' } }, async (req, reply) => {
@@ -71,7 +70,9 @@ function resumed(state: ReadState, cursor: string, table: string, owner: string)
   return p;
 }
 
-async function answer(reply: FastifyReply, format: Format, p: Pinned, deadline: number, park: (p: Pinned) => string): Promise<FastifyReply> {
+async function answer(reply: FastifyReply, format: Format, p: Pinned, deadline: number, park: (p: Pinned) => string, table: string): Promise<FastifyReply> {
+  if (format === 'geojson') return geojsonAnswer(reply, p, deadline, park, table);
+  if (format === 'flatgeobuf') return flatgeobufAnswer(reply, p, deadline, park, table);
   if (format === 'ndjson') return reply.type('application/x-ndjson').send(await buffered(ndjsonSelect(p, deadline, park, batchToRows)));
   return reply.type(ARROW_STREAM).send(await buffered(ipcSelect(p, deadline, park)));
 }
@@ -98,18 +99,6 @@ async function buffered(chunks: AsyncGenerator<Buffer | string>): Promise<Buffer
     yield* chunks;
   }
   return Readable.from(rest(), { objectMode: false, highWaterMark: READ_AHEAD });
-}
-
-async function geojson(reply: FastifyReply, cursor: Cursor): Promise<FastifyReply> {
-  const features = cursor.geojson();
-  const first = await features.next(); // a result without geometry fails here, as a 400
-  async function* collection(): AsyncGenerator<string> {
-    yield '{"type":"FeatureCollection","features":[';
-    if (!first.done) yield JSON.stringify(first.value, jsonSafe);
-    for await (const f of features) yield `,${JSON.stringify(f, jsonSafe)}`;
-    yield ']}';
-  }
-  return reply.type('application/geo+json').send(Readable.from(collection()));
 }
 
 function negotiate(accept: string | undefined): Format {

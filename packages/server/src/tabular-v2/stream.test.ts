@@ -3,7 +3,7 @@ import { Field, Int32, RecordBatch, RecordBatchReader, Schema, makeData, Struct 
 import { describe, expect, it } from 'vitest';
 import { isSchemaFetch } from './body.js';
 import { Leases } from './leases.js';
-import { ipcSelect, pin, type Pinned } from './stream.js';
+import { coalesce, ipcSelect, pin, type Pinned } from './stream.js';
 
 const schema = new Schema([new Field('id', new Int32(), false)]);
 const batch = (ids: number[]) => new RecordBatch(schema, makeData({ type: new Struct(schema.fields), length: ids.length, nullCount: 0, children: [makeData({ type: new Int32(), length: ids.length, nullCount: 0, data: Int32Array.from(ids) })] }));
@@ -71,5 +71,17 @@ describe('schema fetch query', () => {
   it('recognises the clients\' spellings only', () => {
     for (const q of ['"fetch" == "schema"', " 'fetch'=='schema' ", '"fetch" = "schema"']) expect(isSchemaFetch(q)).toBe(true);
     for (const q of ['fetch == schema', '"fetch" == "schema" and 1==1', undefined]) expect(isSchemaFetch(q)).toBe(false);
+  });
+});
+
+describe('coalesce', () => {
+  it('joins runs of small pieces, keeps large ones as the same views, and never changes the bytes', () => {
+    const big = Buffer.alloc(64 << 10, 7);
+    const pieces = [Buffer.from([1, 2]), Buffer.from([3]), big, Buffer.from([4]), big, big, Buffer.from([5, 6])];
+    const out = coalesce(pieces);
+    expect(out.map((b) => b.byteLength)).toEqual([3, 64 << 10, 1, 64 << 10, 64 << 10, 2]);
+    expect(out[1]).toBe(big);
+    expect(Buffer.concat(out).equals(Buffer.concat(pieces))).toBe(true);
+    expect(coalesce([])).toEqual([]);
   });
 });

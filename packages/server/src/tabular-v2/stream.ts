@@ -21,65 +21,87 @@ export function unpin(p: Pinned): void {
   void p.iter.return?.(undefined);
 }
 
-/**
- * The IPC stream of `p` until it ends or `deadline` passes with rows left; then `park(p)` keeps it
- * and names the cursor, which goes into a zero-row batch's metadata (`cursor`) and into the JSON
- * trailer `{"started","ended","cursor"}` after the end-of-stream marker. An error after the first
- * byte becomes a zero-row batch with metadata `error`.
- */
-export async function* ipcSelect(p: Pinned, deadline: number, park: (p: Pinned) => string): AsyncGenerator<Buffer> {
-  const started = new Date().toISOString();
-  const enc = new IpcEncoder(p.schema);
-  let cursor: string | null = null;
-  let wrote = false;
-  try {
-    try {
-      let next = p.pending;
-      p.pending = null;
-      while (next) {
-        // the batch's buffers go out as views: a large result is never copied into one buffer
-        yield* enc.batchChunks(next);
-        wrote = true;
-        const r = await p.iter.next();
-        next = r.done ? null : r.value;
-        if (next && Date.now() >= deadline) {
-          p.pending = next;
-          cursor = park(p);
-          yield enc.marker(new Map([['cursor', cursor]]));
-          break;
-        }
-      }
-      if (!wrote && !cursor) yield enc.batch(new RecordBatch(p.schema, undefined));
-    } catch (e) {
-      yield enc.marker(new Map([['error', (e as Error).message], ['error_code', String((e as { code?: unknown }).code ?? 'Internal')]]));
-    }
-    yield enc.end();
-    yield Buffer.from(JSON.stringify({ started, ended: new Date().toISOString(), cursor }));
-  } finally {
-    if (cursor === null) unpin(p);
-  }
+/** Where a budgeted answer leaves its continuation: the parked cursor id, or null when the result ended. */
+export interface Cut {
+  cursor: string | null;
 }
 
-/** NDJSON rows (JSON-safe values), then `{"@@next": cursor}` or `{"@@end": true}`, like tabular v1. */
-export async function* ndjsonSelect(p: Pinned, deadline: number, park: (p: Pinned) => string, toRows: (b: RecordBatch) => Record<string, unknown>[]): AsyncGenerator<string> {
-  let cursor: string | null = null;
+/**
+ * The batches of `p` until it ends, or until `deadline` has passed and a further batch exists: then
+ * `park(p)` keeps the live iterator (and that batch) and names the continuation in `cut.cursor`.
+ * A select that ends, fails or is abandoned is released.
+ */
+export async function* budgeted(p: Pinned, deadline: number, park: (p: Pinned) => string, cut: Cut): AsyncGenerator<RecordBatch> {
   try {
     let next = p.pending;
     p.pending = null;
     while (next) {
-      yield `${toRows(next).map((r) => JSON.stringify(r, jsonSafe)).join('\n')}\n`;
+      yield next;
       const r = await p.iter.next();
       next = r.done ? null : r.value;
       if (next && Date.now() >= deadline) {
         p.pending = next;
-        cursor = park(p);
-        break;
+        cut.cursor = park(p);
+        return;
       }
     }
-    yield `${JSON.stringify(cursor ? { '@@next': cursor } : { '@@end': true })}\n`;
   } finally {
-    if (cursor === null) unpin(p);
+    if (cut.cursor === null) unpin(p);
   }
+}
+
+/**
+ * The IPC stream of `p` within the time budget; a continuation goes into a zero-row batch's metadata
+ * (`cursor`) and into the JSON trailer `{"started","ended","cursor"}` after the end-of-stream marker.
+ * An error after the first byte becomes a zero-row batch with metadata `error`.
+ */
+export async function* ipcSelect(p: Pinned, deadline: number, park: (p: Pinned) => string): AsyncGenerator<Buffer> {
+  const started = new Date().toISOString();
+  const enc = new IpcEncoder(p.schema);
+  const cut: Cut = { cursor: null };
+  let wrote = false;
+  try {
+    // a batch's large buffers go out as views (a large result is never copied into one buffer), runs
+    // of small pieces as one write each: every write is an HTTP chunk the client parses on its own
+    for await (const b of budgeted(p, deadline, park, cut)) {
+      yield* coalesce(enc.batchChunks(b));
+      wrote = true;
+    }
+    if (cut.cursor) yield enc.marker(new Map([['cursor', cut.cursor]]));
+    else if (!wrote) yield enc.batch(new RecordBatch(p.schema, undefined));
+  } catch (e) {
+    yield enc.marker(new Map([['error', (e as Error).message], ['error_code', String((e as { code?: unknown }).code ?? 'Internal')]]));
+  }
+  yield enc.end();
+  yield Buffer.from(JSON.stringify({ started, ended: new Date().toISOString(), cursor: cut.cursor }));
+}
+
+/** Pieces of at least this many bytes are written as they are; smaller neighbours are joined. */
+const VIEW_MIN = 64 << 10;
+
+/** `pieces` with each run of pieces under `VIEW_MIN` bytes joined into one buffer (same bytes, same order). */
+export function coalesce(pieces: readonly Buffer[]): Buffer[] {
+  const out: Buffer[] = [];
+  let run: Buffer[] = [];
+  const flush = () => {
+    if (run.length > 0) out.push(run.length === 1 ? run[0]! : Buffer.concat(run));
+    run = [];
+  };
+  for (const p of pieces) {
+    if (p.byteLength >= VIEW_MIN) {
+      flush();
+      out.push(p);
+    } else run.push(p);
+  }
+  flush();
+  return out;
+}
+
+/** NDJSON rows (JSON-safe values), then `{"@@next": cursor}` or `{"@@end": true}`, like tabular v1. */
+export async function* ndjsonSelect(p: Pinned, deadline: number, park: (p: Pinned) => string, toRows: (b: RecordBatch) => Record<string, unknown>[]): AsyncGenerator<string> {
+  const cut: Cut = { cursor: null };
+  for await (const b of budgeted(p, deadline, park, cut)) yield `${toRows(b).map((r) => JSON.stringify(r, jsonSafe)).join('\n')}\n`;
+  yield `${JSON.stringify(cut.cursor ? { '@@next': cut.cursor } : { '@@end': true })}\n`;
 }
 
 /** JSON.stringify replacer: bigint as a number when exact (else a string), bytes as base64. */

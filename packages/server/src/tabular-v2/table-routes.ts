@@ -13,7 +13,7 @@ const tags = ['tabular v2'];
 export function tableRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.post('/api/table/v2/sdk/create', { schema: { tags, summary: 'Create the table from an Arrow IPC schema' } }, async (req) => {
     const t = target(ctx, req, true);
-    const { schema } = await readIpc(req.body, ctx.config.ipcBodyLimit, 'InvalidSchema');
+    const { schema } = await readIpc(req.body, ctx.config.ipcBodyLimit, 'InvalidSchema', false);
     await t.table.create(schema);
     return { table_id: t.tableId };
   });
@@ -21,8 +21,8 @@ export function tableRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.post('/api/table/v2/sdk/alter', { schema: { tags, summary: 'Replace the schema (rename through batch metadata `rename`)' } }, async (req) => {
     const t = target(ctx, req, true);
     await schemaOrNoTable(t.table);
-    const { schema, batches } = await readIpc(req.body, ctx.config.ipcBodyLimit, 'InvalidSchema');
-    await t.table.alter(withRenames(schema, renamesOf(batches.map((b) => b.metadata))));
+    const { schema, metadata } = await readIpc(req.body, ctx.config.ipcBodyLimit, 'InvalidSchema', false);
+    await t.table.alter(withRenames(schema, renamesOf(metadata)));
     return { table_id: t.tableId };
   });
 

@@ -1,12 +1,12 @@
 // Tabular v2 writes: insert (Arrow IPC, compressed batches too) and transactions owned by table and account.
 import { Readable } from 'node:stream';
 import type { Transaction } from '@halocline/engine';
-import { Table as ArrowTable } from 'apache-arrow';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError, badRequest } from '../errors.js';
 import type { AppContext } from '../http/context.js';
 import { selectBody } from './body.js';
-import { ARROW_STREAM, readIpc } from './ipc.js';
+import { insertStream } from './insert.js';
+import { ARROW_STREAM, ipcBatches } from './ipc.js';
 import type { Leases } from './leases.js';
 import { ipcSelect, pin } from './stream.js';
 import { schemaOrNoTable, target, type V2Query } from './target.js';
@@ -30,15 +30,8 @@ export function txRoutes(app: FastifyInstance, ctx: AppContext, txs: Leases<TxHa
   app.post('/api/table/v2/sdk/insert', { schema: { tags, summary: 'Insert an Arrow IPC stream (in a transaction with tx_id)' } }, async (req) => {
     const t = target(ctx, req, true);
     const handle = optionalTx(req, txs, t.tableId, t.owner);
-    await schemaOrNoTable(t.table);
-    const { batches } = await readIpc(req.body, ctx.config.ipcBodyLimit, 'InvalidData');
-    const rows = batches.reduce((n, b) => n + b.numRows, 0);
-    if (rows > 0) {
-      const data = new ArrowTable(batches);
-      if (handle) await handle.tx.insert(data);
-      else await t.table.insert(data);
-    }
-    return { num_rows: rows };
+    const schema = await schemaOrNoTable(t.table);
+    return { num_rows: await insertStream(t.table, handle?.tx, schema, ipcBatches(req.body, ctx.config.ipcBodyLimit, 'InvalidData')) };
   });
 
   app.post('/api/table/v2/sdk/replace', { schema: { tags, summary: 'Remove matching rows in a transaction; answers them (Arrow IPC)' } }, async (req, reply) => {

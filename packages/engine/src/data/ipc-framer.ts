@@ -1,0 +1,144 @@
+// Frames an Arrow IPC stream pushed in arbitrary chunks: each message body copied once into its own aligned
+// buffer, decoded by apache-arrow's synchronous reader once the whole message is there.
+import { HaloclineError } from '../errors.js';
+import { Message, type RecordBatch, RecordBatchReader, type RecordBatchStreamReader, type Schema } from 'apache-arrow';
+
+/** What an IPC stream held besides its batches. */
+export interface IpcEnd {
+  readonly schema: Schema;
+  /** Whatever followed the end-of-stream marker (the JSON trailer of a select), as text. */
+  readonly trailer: string;
+}
+
+/**
+ * Frames an IPC stream pushed in arbitrary chunks: prefix (continuation marker and metadata length,
+ * or the pre-0.15 bare length), flatbuffer metadata, body. Complete record batches wait in `take()`.
+ */
+export class IpcFramer {
+  private readonly head: Uint8Array[] = []; // prefix and metadata bytes gathered so far
+  private headSize = 0;
+  private need = 4; // bytes of prefix/metadata wanted before the next step
+  private message: Message | undefined;
+  private body: Uint8Array | undefined;
+  private filled = 0;
+  private reader: RecordBatchStreamReader | undefined;
+  private readonly queue: Uint8Array[] = []; // whole messages for the reader
+  private readonly batches: RecordBatch[] = [];
+  private readonly trailer: Uint8Array[] = [];
+  private ended = false;
+  private starved = 0;
+
+  /** Decoded batches waiting. */
+  get ready(): number {
+    return this.batches.length;
+  }
+
+  push(chunk: Uint8Array): void {
+    let at = 0;
+    while (at < chunk.byteLength) {
+      if (this.ended) {
+        this.trailer.push(chunk.subarray(at));
+        return;
+      }
+      if (this.body) {
+        const n = Math.min(chunk.byteLength - at, this.body.byteLength - this.filled);
+        this.body.set(chunk.subarray(at, at + n), this.filled);
+        this.filled += n;
+        at += n;
+        if (this.filled === this.body.byteLength) this.complete();
+        continue;
+      }
+      const n = Math.min(chunk.byteLength - at, this.need - this.headSize);
+      this.head.push(chunk.subarray(at, at + n));
+      this.headSize += n;
+      at += n;
+      if (this.headSize === this.need) this.step();
+    }
+  }
+
+  /** The batches decoded so far (and forgets them). */
+  take(): RecordBatch[] {
+    return this.batches.splice(0, this.batches.length);
+  }
+
+  /** The schema and trailer once the end-of-stream marker was read; `Corrupt` otherwise. */
+  end(): IpcEnd {
+    if (!this.reader) throw corrupt('the answer holds no Arrow IPC schema');
+    if (!this.ended) throw corrupt('the Arrow IPC stream ended in the middle of a message (connection closed early?)');
+    return { schema: this.reader.schema, trailer: Buffer.concat(this.trailer).toString('utf8') };
+  }
+
+  // the head holds `need` bytes: read the length, or the metadata
+  private step(): void {
+    const bytes = this.headBytes();
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    if (bytes.byteLength === 4 || (bytes.byteLength === 8 && view.getInt32(0, true) === -1)) {
+      const length = view.getInt32(bytes.byteLength - 4, true);
+      if (length === -1 && bytes.byteLength === 4) return void (this.need = 8);
+      if (length === 0) return void (this.ended = true);
+      if (length < 0) throw corrupt(`a negative metadata length ${length}`);
+      this.need = bytes.byteLength + length;
+      return;
+    }
+    const prefix = view.getInt32(0, true) === -1 ? 8 : 4;
+    this.message = Message.decode(bytes.subarray(prefix));
+    this.queue.push(bytes);
+    // not zero-filled: every byte is written from the chunks
+    this.body = Buffer.allocUnsafeSlow(this.message.bodyLength);
+    this.filled = 0;
+    if (this.message.bodyLength === 0) this.complete();
+  }
+
+  // a whole message is here: hand it to the reader
+  private complete(): void {
+    const message = this.message!;
+    if (this.body!.byteLength > 0) this.queue.push(this.body!);
+    this.body = undefined;
+    this.message = undefined;
+    this.head.length = 0;
+    this.headSize = 0;
+    this.need = 4;
+    if (message.isSchema()) {
+      if (this.reader) throw corrupt('a second schema message inside one stream');
+      this.reader = RecordBatchReader.from(this.source()) as RecordBatchStreamReader;
+      this.reader.open();
+    } else if (message.isRecordBatch()) {
+      if (!this.reader) throw corrupt('a record batch before the schema');
+      const r = this.reader.next();
+      if (r.done) throw corrupt('the reader ended before a buffered record batch');
+      this.batches.push(r.value);
+    } // a dictionary batch stays queued: the reader takes it with the record batch that follows
+  }
+
+  private headBytes(): Uint8Array {
+    if (this.head.length === 1) return this.head[0]!;
+    const out = Buffer.concat(this.head);
+    this.head.length = 0;
+    this.head.push(out);
+    return out;
+  }
+
+  // what the reader pulls from, synchronously; apache-arrow's adapter also probes with a size of 0,
+  // which an empty chunk answers: only a reader starved for real (ruled out by the framing) sees the end
+  private source(): IterableIterator<Uint8Array> {
+    const self = this;
+    return {
+      [Symbol.iterator]() {
+        return this;
+      },
+      next() {
+        if (self.queue.length > 0) {
+          self.starved = 0;
+          return { done: false, value: self.queue.shift()! };
+        }
+        return ++self.starved > 16 ? { done: true, value: undefined } : { done: false, value: EMPTY };
+      },
+    };
+  }
+}
+
+const EMPTY = new Uint8Array(0);
+
+function corrupt(what: string): HaloclineError {
+  return new HaloclineError('Corrupt', `unreadable Arrow IPC answer: ${what}`);
+}
