@@ -1,24 +1,14 @@
 // Deletion vectors: a commit's deleted row positions per partition, and the bitmaps scans apply.
 import type { StoreContext } from '../context.js';
-import type { DeleteRecord } from '../storage/records.js';
+import type { MetaReader } from '../storage/metastore.js';
+import { type DeleteRecord, deleteKey, deletePrefix } from '../storage/records.js';
+import { markPositions } from './positions.js';
 
 /** The rows of one partition that a reader must skip: bit i set = row i is deleted. */
 export interface Deleted {
   /** LSB-first bitmap over the partition's rows, in a SharedArrayBuffer (workers read it in place). */
   readonly bits: Uint8Array;
   readonly count: number;
-}
-
-/** Sorted row positions as stored in a DeleteRecord. */
-export function encodeRows(rows: Uint32Array): string {
-  return Buffer.from(rows.buffer, rows.byteOffset, rows.byteLength).toString('base64');
-}
-
-export function decodeRows(encoded: string): Uint32Array {
-  const bytes = Buffer.from(encoded, 'base64');
-  const out = new Uint32Array(bytes.length >> 2);
-  new Uint8Array(out.buffer).set(bytes);
-  return out;
 }
 
 /** An empty bitmap over `length` rows. */
@@ -32,27 +22,57 @@ export function setDeleted(bits: Uint8Array, row: number): void {
   bits[row >> 3]! |= 1 << (row & 7);
 }
 
+/** The deletion records of one partition visible to a reader: their versions, ascending. */
+export interface PartVersions {
+  readonly table: string;
+  readonly part: string;
+  readonly rows: number;
+  readonly versions: readonly number[];
+}
+
+/**
+ * The deletion records of every partition of table `tableId` with a version at or below `version`,
+ * from the keys alone (the version is in the key): no record is read.
+ */
+export function visibleDeletes(meta: MetaReader, tableId: string, version: number): Map<string, number[]> {
+  const prefix = deletePrefix(tableId);
+  const out = new Map<string, number[]>();
+  for (const key of meta.keys(prefix)) {
+    const slash = key.lastIndexOf('/');
+    const v = Number(key.slice(slash + 1));
+    if (v > version) continue;
+    const part = key.slice(prefix.length, slash);
+    const list = out.get(part);
+    if (list) list.push(v);
+    else out.set(part, [v]);
+  }
+  return out;
+}
+
 /**
  * The union of a partition's deletion records (all visible to one reader), cached per process:
- * records are immutable, so the newest version among them identifies the union.
+ * records are immutable, so the newest version among them identifies the union. A miss starts from
+ * the cached union of an older prefix of the records and reads only the records after it.
  */
-export function deletedOf(ctx: StoreContext, part: string, rows: number, records: readonly DeleteRecord[]): Deleted {
-  const newest = records.reduce((v, r) => Math.max(v, r.version), 0);
-  const key = `${part}@${newest}#${records.length}`;
+export function deletedOf(ctx: StoreContext, meta: MetaReader, p: PartVersions): Deleted {
   const cache = cacheOf(ctx);
-  const hit = cache.get(key);
-  if (hit) return hit;
-  const bits = emptyBits(rows);
-  let count = 0;
-  for (const r of records) {
-    for (const row of decodeRows(r.rows)) {
-      if (!isDeleted(bits, row)) count++;
-      setDeleted(bits, row);
-    }
+  const { versions } = p;
+  const key = (k: number) => `${p.part}@${versions[k]!}`;
+  const hit = cache.get(key(versions.length - 1));
+  if (hit) return touch(cache, key(versions.length - 1), hit);
+  let from = versions.length - 2;
+  while (from >= 0 && !cache.has(key(from))) from--;
+  const base = from >= 0 ? cache.get(key(from))! : undefined;
+  const bits = emptyBits(p.rows);
+  if (base) bits.set(base.bits);
+  let count = base?.count ?? 0;
+  for (let k = from + 1; k < versions.length; k++) {
+    const record = meta.get<DeleteRecord>(deleteKey(p.table, p.part, versions[k]!));
+    if (record) count += markPositions(bits, record.rows);
   }
   const out = { bits, count };
-  if (cache.size >= 256) cache.delete(cache.keys().next().value!);
-  cache.set(key, out);
+  touch(cache, key(versions.length - 1), out);
+  if (cache.size > CACHED) cache.delete(cache.keys().next().value!);
   return out;
 }
 
@@ -68,10 +88,20 @@ export function firstCommon(a: Uint32Array, b: Uint32Array): number {
   return -1;
 }
 
+/** Cached unions (bitmaps of partition rows / 8 bytes each). */
+const CACHED = 256;
+
 const caches = new WeakMap<StoreContext, Map<string, Deleted>>();
 
 function cacheOf(ctx: StoreContext): Map<string, Deleted> {
   let c = caches.get(ctx);
   if (!c) caches.set(ctx, (c = new Map()));
   return c;
+}
+
+// most recently used last, so the first key is the one to evict
+function touch(cache: Map<string, Deleted>, key: string, value: Deleted): Deleted {
+  cache.delete(key);
+  cache.set(key, value);
+  return value;
 }

@@ -2,8 +2,8 @@
 import type { Data, Schema } from 'apache-arrow';
 import type { StoreContext } from '../context.js';
 import { HaloclineError } from '../errors.js';
-import { type Deleted, deletedOf } from '../mvcc/deletes.js';
-import { type DeleteRecord, type PartRecord, type TableRecord, deletePrefix, partPrefix, tableKey } from '../storage/records.js';
+import { type Deleted, deletedOf, visibleDeletes } from '../mvcc/deletes.js';
+import { type PartRecord, type TableRecord, partPrefix, tableKey } from '../storage/records.js';
 
 /** What one reader sees. Call `release` once when done; files stay until then. */
 export interface Snapshot {
@@ -63,18 +63,12 @@ function readRecord(ctx: StoreContext, name: string): TableRecord {
 
 // the deletion records visible at the record's version, merged per part
 function deletedAt(ctx: StoreContext, record: TableRecord, parts: readonly PartRecord[]): Map<string, Deleted> {
-  const byPart = new Map<string, DeleteRecord[]>();
-  for (const [, d] of ctx.meta.range<DeleteRecord>(deletePrefix(record.id))) {
-    if (d.version > record.version) continue;
-    const list = byPart.get(d.part);
-    if (list) list.push(d);
-    else byPart.set(d.part, [d]);
-  }
   const out = new Map<string, Deleted>();
-  if (byPart.size === 0) return out;
+  const visible = visibleDeletes(ctx.meta, record.id, record.version);
+  if (visible.size === 0) return out;
   for (const p of parts) {
-    const records = byPart.get(p.id);
-    if (records) out.set(p.id, deletedOf(ctx, p.id, p.rows, records));
+    const versions = visible.get(p.id);
+    if (versions) out.set(p.id, deletedOf(ctx, ctx.meta, { table: record.id, part: p.id, rows: p.rows, versions }));
   }
   return out;
 }
