@@ -158,7 +158,7 @@ export class Transaction implements TransactionApi {
   private async apply(): Promise<void> {
     const { base } = this.data;
     const batches = [];
-    for await (const b of this.data.inserted()) batches.push(b);
+    for await (const b of this.data.inserted()) if (b.numRows > 0) batches.push(b);
     const written = batches.length > 0 ? await writeParts(this.ctx, base.record.id, base.schema, batches) : [];
     const deletes = this.data.deletes();
     await commit(this.ctx, this.table, base.record.id, {

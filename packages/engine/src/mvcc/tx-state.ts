@@ -1,5 +1,5 @@
 // A transaction's private state: its pinned base snapshot, its own inserted rows, its deletions.
-import type { Data, RecordBatch } from 'apache-arrow';
+import { type Data, RecordBatch, Struct, makeData } from 'apache-arrow';
 import type { StoreContext } from '../context.js';
 import { scanBatches } from '../read/execute.js';
 import { plan } from '../read/plan.js';
@@ -94,7 +94,7 @@ export class TxState {
   }
 
   /** Marks rows of a part deleted (`rows` ascending); returns how many were not deleted already. */
-  markDeleted(part: PartRecord, rows: ArrayLike<number>): number {
+  markDeleted(part: PartRecord, rows: Int32Array): number {
     const local = this.localOf(part);
     const target = local ? local.deleted : this.overlay(part);
     const fresh = new Uint32Array(rows.length);
@@ -138,11 +138,21 @@ export class TxState {
     return bits !== undefined && isDeleted(bits, row);
   }
 
-  /** The surviving inserted rows, as batches in insertion order. */
+  /**
+   * The surviving inserted rows, as batches in insertion order: local parts (without the rows the
+   * transaction deleted again), then the batches no read has frozen yet, as they are.
+   */
   async *inserted(): AsyncGenerator<RecordBatch> {
-    const view = this.view();
-    const locals = new Set(this.locals.map((l) => l.record.id));
-    yield* scanBatches(this.ctx, { ...view, parts: view.parts.filter((p) => locals.has(p.id)) }, plan(view.schema, view.record.name, undefined));
+    const schema = this.base.schema;
+    for (const l of this.locals) {
+      if (l.deleted.count === 0) {
+        yield new RecordBatch(schema, makeData({ type: new Struct(schema.fields), length: l.record.rows, nullCount: 0, children: schema.fields.map((f) => l.columns.get(f.name)!) }));
+        continue;
+      }
+      const view = { ...this.view(), parts: [l.record] };
+      yield* scanBatches(this.ctx, view, plan(schema, view.record.name, undefined));
+    }
+    yield* this.pending;
   }
 
   /** The rows deleted from committed partitions, sorted per partition. */
