@@ -32,16 +32,15 @@ export class Replacement implements AsyncIterable<Row> {
     for (const m of await this.matches()) {
       this.check();
       const marker = this.state.marker(m.part, m.rows.length);
-      // runs of rows still live in the transaction, each deleted as its batch is yielded
+      // runs of rows the marker could delete (the transaction had not deleted them meanwhile)
       let lo = 0;
       while (lo < m.rows.length) {
-        while (lo < m.rows.length && this.state.isDeleted(m.part, m.rows[lo]!)) lo++;
-        let hi = lo;
-        while (hi < m.rows.length && !this.state.isDeleted(m.part, m.rows[hi]!)) hi++;
-        if (hi === lo) break;
-        for (let k = lo; k < hi; k++) marker.mark(m.rows[k]!);
+        while (lo < m.rows.length && !marker.mark(m.rows[lo]!)) lo++;
+        let hi = lo + 1;
+        while (hi < m.rows.length && marker.mark(m.rows[hi]!)) hi++;
+        if (lo >= m.rows.length) break;
         yield lo === 0 && hi === m.rows.length ? m.batch! : m.batch!.slice(lo, hi);
-        lo = hi;
+        lo = hi + 1;
       }
     }
   }

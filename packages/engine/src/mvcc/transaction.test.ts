@@ -83,6 +83,28 @@ describe('transactions', () => {
     expect(await t.select().count()).toBe(11);
   });
 
+  it('replace skips rows deleted meanwhile, keeps rows not reached, and yields record batches from .batches()', async () => {
+    const { t } = await table();
+    await t.transaction(async (tx) => {
+      const seen: number[] = [];
+      for await (const old of tx.replace('id < 6')) {
+        seen.push(old.id as number);
+        if (old.id === 1) await tx.delete('id == 2 or id == 4'); // not yielded after this
+        if (old.id === 3) break; // 5 is not reached: it stays
+      }
+      expect(seen).toEqual([0, 1, 3]);
+    });
+    expect(ids(await t.select().all())).toEqual([5, 6, 7, 8, 9]);
+    await t.transaction(async (tx) => {
+      await tx.delete('id == 7');
+      const got: number[][] = [];
+      for await (const b of tx.replace('id >= 6').batches()) got.push([...b.getChild('id')!.toArray()] as number[]);
+      expect(got).toEqual([[6, 8, 9]]); // the match scan already leaves out the row deleted before
+      await tx.insert({ id: 60, temp: null, tag: null });
+    });
+    expect(ids(await t.select().all())).toEqual([5, 60]);
+  });
+
   it('first committer wins on overlapping deletes; disjoint deletes and appends never conflict', async () => {
     const { t } = await table();
     const a = await t.begin();
