@@ -19,7 +19,7 @@ export function encodePositions(rows: Uint32Array): Uint8Array {
   out[0] = kind;
   const body = new DataView(out.buffer, 4);
   if (kind === LIST) {
-    for (let k = 0; k < n; k++) body.setUint32(4 * k, rows[k]!, true);
+    out.set(new Uint8Array(rows.buffer, rows.byteOffset, 4 * n), 4); // little-endian, as everywhere here
   } else if (kind === RUNS) {
     let r = -1;
     for (let k = 0; k < n; k++) {
@@ -54,8 +54,15 @@ export function markPositions(bits: Uint8Array, encoded: Uint8Array | string): n
     if ((bits[row >> 3]! & mask) === 0) added++;
     bits[row >> 3]! |= mask;
   };
-  if (typeof encoded === 'string') decodePositions(encoded).forEach(mark);
-  else forEachPosition(encoded, mark);
+  if (typeof encoded === 'string' || encoded[0] === LIST) {
+    const rows = decodePositions(encoded);
+    for (let k = 0; k < rows.length; k++) {
+      const row = rows[k]!;
+      const mask = 1 << (row & 7);
+      if ((bits[row >> 3]! & mask) === 0) added++;
+      bits[row >> 3]! |= mask;
+    }
+  } else forEachPosition(encoded, mark);
   return added;
 }
 
