@@ -3,14 +3,18 @@ import fc from 'fast-check';
 import { Field, Int32, Schema } from 'apache-arrow';
 import { expect, it } from 'vitest';
 import { isHaloclineError, type Table, type Transaction } from '../index.js';
+import type { StoreContext } from '../context.js';
+import { openSnapshot } from '../read/snapshot.js';
 import { freshStore } from '../test-util/store.js';
+import { compactOnce } from '../write/compact.js';
 
 type Pred = { readonly op: '<' | '=='; readonly c: number };
 type Cmd =
   | { readonly kind: 'begin' | 'commit' | 'rollback'; readonly slot: number }
   | { readonly kind: 'insert'; readonly slot: number | null; readonly vs: readonly number[] }
   | { readonly kind: 'delete' | 'select'; readonly slot: number | null; readonly pred: Pred }
-  | { readonly kind: 'replace'; readonly slot: number; readonly pred: Pred; readonly delta: number };
+  | { readonly kind: 'replace'; readonly slot: number; readonly pred: Pred; readonly delta: number }
+  | { readonly kind: 'compact' };
 
 const SLOTS = 3;
 const pred = fc.record({ op: fc.constantFrom<'<' | '=='>('<', '=='), c: fc.integer({ min: 0, max: 6 }) });
@@ -24,6 +28,8 @@ const cmd: fc.Arbitrary<Cmd> = fc.oneof(
   },
   { arbitrary: fc.record({ kind: fc.constantFrom<'delete' | 'select'>('delete', 'select'), slot: fc.option(slot, { freq: 4 }), pred }), weight: 5 },
   { arbitrary: fc.record({ kind: fc.constant<'replace'>('replace'), slot, pred, delta: fc.integer({ min: 1, max: 3 }) }), weight: 2 },
+  // every merge due now (background compaction also runs, when it gets the chance): invisible to the model
+  { arbitrary: fc.record({ kind: fc.constant<'compact'>('compact') }), weight: 2 },
 );
 let conflicts = 0;
 
@@ -82,7 +88,14 @@ it.each([
       const readAll = async (target: Table | Transaction, p: Pred) =>
         sorted((await target.select(filterOf(p)).all()).map((r) => [r.id as number, r.v as number] as [number, number]));
 
+      const ctx = (t as unknown as { ctx: StoreContext }).ctx;
       for (const c of cmds) {
+        if (c.kind === 'compact') {
+          const snap = openSnapshot(ctx, 'm');
+          snap.release();
+          while (await compactOnce(ctx, 'm', snap.record.id));
+          continue;
+        }
         const s = c.slot;
         const mtx = s === null ? null : txs[s]!;
         const rtx = s === null ? null : real[s]!;
