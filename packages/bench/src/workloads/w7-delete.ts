@@ -81,7 +81,9 @@ function plusOne(b: RecordBatch, column: string): RecordBatch {
     const child = b.data.children[i]!;
     if (f.name !== column) return child;
     if (child.nullCount > 0) throw new Error(`plusOne: ${column} has nulls`);
-    const values = (child.values as Float64Array).subarray(0, b.numRows).map((v) => v + 1);
+    const from = child.values as Float64Array;
+    const values = new Float64Array(b.numRows);
+    for (let i = 0; i < values.length; i++) values[i] = from[i]! + 1;
     return makeData({ type: new Float64(), length: b.numRows, nullCount: 0, data: values });
   });
   return new RecordBatch(b.schema, makeData({ type: new Struct(b.schema.fields), length: b.numRows, nullCount: 0, children }));
