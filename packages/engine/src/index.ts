@@ -7,6 +7,7 @@ export { toRecordBatches } from './data/convert.js';
 export { Cursor, type Row } from './cursor.js';
 export { BatchViews } from './batch-views.js';
 export { Transaction, type TransactionState, type MatchOptions } from './mvcc/transaction.js';
+export type { Replacement } from './mvcc/replace.js';
 export type { SelectOptions } from './read/plan.js';
 export type { AggregateOptions } from './aggregate/spec.js';
 export type { GeoJsonFeature } from './geo/export.js';
