@@ -9,6 +9,7 @@ export { readIpcStream, IpcFramer, type IpcEnd, type IpcReadOptions } from './da
 export { Cursor, type Row } from './cursor.js';
 export { BatchViews } from './batch-views.js';
 export { Transaction, type TransactionState, type MatchOptions } from './mvcc/transaction.js';
+export type { Replacement } from './mvcc/replace.js';
 export type { SelectOptions } from './read/plan.js';
 export type { AggregateOptions } from './aggregate/spec.js';
 export { type GeoJsonFeature, geojsonFeatures, flatgeobufChunks } from './geo/export.js';

@@ -15,7 +15,7 @@ import { ColumnCache } from './storage/cache.js';
 import { openLmdbMetaStore } from './storage/lmdb.js';
 import { LocalBlobStore } from './storage/localfs.js';
 import type { MetaStore } from './storage/metastore.js';
-import { type GarbageRecord, type PartRecord, STORE_FORMAT, STORE_KEY, type TableRecord, garbagePrefix, partsFolder, tablePrefix } from './storage/records.js';
+import { type GarbageRecord, type PartRecord, READABLE_FORMATS, STORE_FORMAT, STORE_KEY, type TableRecord, garbagePrefix, partsFolder, tablePrefix } from './storage/records.js';
 import { collectGarbage } from './mvcc/garbage.js';
 import { Readers } from './mvcc/readers.js';
 import { Table } from './table.js';
@@ -205,9 +205,10 @@ async function checkFormat(meta: MetaStore, path: string): Promise<void> {
     return;
   }
   if (format.magic !== STORE_FORMAT.magic) throw new HaloclineError('Corrupt', `${path} is not a Halocline store`, { path });
-  if (format.version !== STORE_FORMAT.version) {
-    throw new HaloclineError('Corrupt', `${path}: got a v${format.version} store, expected v${STORE_FORMAT.version}`, { path });
+  if (!READABLE_FORMATS.includes(format.version)) {
+    throw new HaloclineError('Corrupt', `${path}: got a v${format.version} store, expected v${READABLE_FORMATS.join(' or v')}`, { path });
   }
+  if (format.version !== STORE_FORMAT.version) await meta.write((tx) => tx.put(STORE_KEY, STORE_FORMAT));
 }
 
 // files no committed partition, garbage entry or raw-file entry refers to are leftovers of a crash

@@ -1,6 +1,8 @@
-// W7D: delete 1% of the rows and commit; replace 1% (each row again with temp + 1) and commit.
-// DuckDB: DELETE and UPDATE on its in-memory obs. Each run touches a different 1%: a 60 m depth band
-// (depth is uniform over 0–6000 m), deletes from 0 m down, replaces from 3000 m down.
+// W7D: delete 1% of the rows and commit; replace 1% (each row again with temp + 1) and commit, in the
+// issue's row form (per-row tx.insert) and as record batches. DuckDB: DELETE and UPDATE on its
+// in-memory obs. Each run touches a different 1%: a 60 m depth band (depth is uniform over 0–6000 m),
+// deletes from 0 m down, row replaces from 3000 m down, batch replaces from 4500 m down.
+import { Float64, RecordBatch, Struct, makeData } from 'apache-arrow';
 import type { ResultRow } from '../report.js';
 import { agreementNotes, compare, type BenchContext, type Workload } from './workload.js';
 
@@ -27,28 +29,65 @@ export const w7Delete: Workload = {
         return n;
       },
     );
+    const update = (from: number) => async (run: number) => {
+      const { a, b } = band(from, run);
+      const n = await ctx.duck.count(`SELECT count(*) FROM obs WHERE depth >= ${a} AND depth < ${b}`);
+      await ctx.duck.connection.run(`UPDATE obs SET temp = temp + 1 WHERE depth >= ${a} AND depth < ${b}`);
+      return n;
+    };
     const rep = await compare(
       ctx,
       (store) => {
         const t = store.table('obs');
         return (run) =>
           t.transaction(async (tx) => {
-            const next: Record<string, unknown>[] = [];
-            for await (const old of tx.replace(BAND, { vars: band(3000, run) })) next.push({ ...old, temp: (old.temp as number) + 1 });
-            await tx.insert(next);
-            return next.length;
+            let n = 0;
+            for await (const old of tx.replace(BAND, { vars: band(3000, run) })) {
+              await tx.insert({ ...old, temp: (old.temp as number) + 1 });
+              n++;
+            }
+            return n;
           });
       },
-      async (run) => {
-        const { a, b } = band(3000, run);
-        const n = await ctx.duck.count(`SELECT count(*) FROM obs WHERE depth >= ${a} AND depth < ${b}`);
-        await ctx.duck.connection.run(`UPDATE obs SET temp = temp + 1 WHERE depth >= ${a} AND depth < ${b}`);
-        return n;
-      },
+      update(3000),
     );
-    return [rowOf(ctx, 'W7D delete 1% + commit', del, DELETE_MS), rowOf(ctx, 'W7D replace 1% (temp + 1) + commit', rep, REPLACE_MS)];
+    const batches = await compare(
+      ctx,
+      (store) => {
+        const t = store.table('obs');
+        return (run) =>
+          t.transaction(async (tx) => {
+            let n = 0;
+            for await (const b of tx.replace(BAND, { vars: band(4500, run) }).batches()) {
+              await tx.insert(plusOne(b, 'temp'));
+              n += b.numRows;
+            }
+            return n;
+          });
+      },
+      update(4500),
+    );
+    return [
+      rowOf(ctx, 'W7D delete 1% + commit', del, DELETE_MS),
+      rowOf(ctx, 'W7D replace 1% (temp + 1) rows + commit', rep, REPLACE_MS),
+      rowOf(ctx, 'W7D replace 1% (temp + 1) batches + commit', batches, REPLACE_MS),
+    ];
   },
 };
+
+// the batch with `column` (a float64 column without nulls, like obs.temp) plus one, the other columns shared
+function plusOne(b: RecordBatch, column: string): RecordBatch {
+  const children = b.schema.fields.map((f, i) => {
+    const child = b.data.children[i]!;
+    if (f.name !== column) return child;
+    if (child.nullCount > 0) throw new Error(`plusOne: ${column} has nulls`);
+    const from = child.values as Float64Array;
+    const values = new Float64Array(b.numRows);
+    for (let i = 0; i < values.length; i++) values[i] = from[i]! + 1;
+    return makeData({ type: new Float64(), length: b.numRows, nullCount: 0, data: values });
+  });
+  return new RecordBatch(b.schema, makeData({ type: new Struct(b.schema.fields), length: b.numRows, nullCount: 0, children }));
+}
 
 function rowOf(ctx: BenchContext, label: string, c: Awaited<ReturnType<typeof compare<number>>>, targetMs: number): ResultRow {
   return {

@@ -37,7 +37,7 @@ function countLive(task: ScanTask, deleted: Int32Array): number {
 // the general path: a selection vector without the deleted rows, and the row positions on request
 function scanSelected(task: ScanTask): ScanResult {
   const { length, deleted } = task;
-  const sel = new Int32Array(length);
+  const sel = scratch(length); // what is returned is copied out of it
   let count: number;
   if (task.filter === null) {
     count = length;
@@ -51,6 +51,15 @@ function scanSelected(task: ScanTask): ScanResult {
   const rows = task.withRows ? sel.slice(0, count) : undefined;
   if (count === length) return { count, columns: passThrough(task), rows };
   return { count, columns: task.project.map((name) => pick(task.columns[name]!, sel, count)), rows };
+}
+
+// one selection buffer per thread for scanSelected, grown as needed (a fresh 4 MiB array per
+// partition of a match scan costs page faults and GC); runScan is synchronous, so no two users overlap
+let shared = new Int32Array(0);
+
+function scratch(length: number): Int32Array {
+  if (shared.length < length) shared = new Int32Array(length);
+  return shared.length === length ? shared : shared.subarray(0, length);
 }
 
 // compacts sel[0..count) in place, keeping the rows whose deleted bit is clear

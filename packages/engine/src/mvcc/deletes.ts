@@ -1,6 +1,7 @@
 // Deletion vectors: a commit's deleted row positions per partition, and the bitmaps scans apply.
 import type { StoreContext } from '../context.js';
 import type { DeleteRecord } from '../storage/records.js';
+import { markPositions } from './positions.js';
 
 /** The rows of one partition that a reader must skip: bit i set = row i is deleted. */
 export interface Deleted {
@@ -12,18 +13,6 @@ export interface Deleted {
    * matches among them instead of filtering every row through the bitmap.
    */
   readonly rows?: Int32Array;
-}
-
-/** Sorted row positions as stored in a DeleteRecord. */
-export function encodeRows(rows: Uint32Array): string {
-  return Buffer.from(rows.buffer, rows.byteOffset, rows.byteLength).toString('base64');
-}
-
-export function decodeRows(encoded: string): Uint32Array {
-  const bytes = Buffer.from(encoded, 'base64');
-  const out = new Uint32Array(bytes.length >> 2);
-  new Uint8Array(out.buffer).set(bytes);
-  return out;
 }
 
 /** An empty bitmap over `length` rows. */
@@ -59,10 +48,7 @@ export function deletedOf(ctx: StoreContext, part: string, rows: number, keys: r
   for (const key of grows ? keys.slice(prev.keys.length) : keys) {
     const r = read(key);
     if (!r) continue;
-    for (const row of decodeRows(r.rows)) {
-      if (!isDeleted(bits, row)) count++;
-      setDeleted(bits, row);
-    }
+    count += markPositions(bits, r.rows);
   }
   const out: Deleted = { bits, count, rows: positions(bits, rows, count) };
   if (cache.unions.size >= 256) cache.unions.delete(cache.unions.keys().next().value!);

@@ -10,7 +10,7 @@ import { type GarbageRecord, type PartRecord, deletePrefix, garbageKey, partKey 
 export function retireParts(tx: MetaTx, tableId: string, parts: readonly Pick<PartRecord, 'id' | 'file'>[], version: number): void {
   for (const p of parts) {
     tx.remove(partKey(tableId, p.id));
-    for (const [key] of tx.range(deletePrefix(tableId, p.id))) tx.remove(key);
+    for (const key of tx.keys(deletePrefix(tableId, p.id))) tx.remove(key);
     const entry: GarbageRecord = { table: tableId, part: p.id, file: p.file, retired: version };
     tx.put(garbageKey(tableId, p.id), entry);
   }

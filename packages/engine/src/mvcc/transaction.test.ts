@@ -83,6 +83,28 @@ describe('transactions', () => {
     expect(await t.select().count()).toBe(11);
   });
 
+  it('replace skips rows deleted meanwhile, keeps rows not reached, and yields record batches from .batches()', async () => {
+    const { t } = await table();
+    await t.transaction(async (tx) => {
+      const seen: number[] = [];
+      for await (const old of tx.replace('id < 6')) {
+        seen.push(old.id as number);
+        if (old.id === 1) await tx.delete('id == 2 or id == 4'); // not yielded after this
+        if (old.id === 3) break; // 5 is not reached: it stays
+      }
+      expect(seen).toEqual([0, 1, 3]);
+    });
+    expect(ids(await t.select().all())).toEqual([5, 6, 7, 8, 9]);
+    await t.transaction(async (tx) => {
+      await tx.delete('id == 7');
+      const got: number[][] = [];
+      for await (const b of tx.replace('id >= 6').batches()) got.push([...b.getChild('id')!.toArray()] as number[]);
+      expect(got).toEqual([[6, 8, 9]]); // the match scan already leaves out the row deleted before
+      await tx.insert({ id: 60, temp: null, tag: null });
+    });
+    expect(ids(await t.select().all())).toEqual([5, 60]);
+  });
+
   it('first committer wins on overlapping deletes; disjoint deletes and appends never conflict', async () => {
     const { t } = await table();
     const a = await t.begin();
@@ -119,9 +141,32 @@ describe('transactions', () => {
     const tx = await t.begin();
     const e = await rejected('QueryType', tx.delete('nope > 1'));
     expect(e.position).toBe(0);
-    await rejected('InvalidData', tx.insert({ id: 'x' }));
+    await rejected('InvalidData', tx.insert([{ id: 'x' }])); // arrays and Arrow data: at once
     await tx.commit();
     expect(await t.select().count()).toBe(10);
+  });
+
+  it('queues per-row inserts in order; a bad one fails the next read or commit, naming the insert, and rolls back', async () => {
+    const { t } = await table();
+    await t.transaction(async (tx) => {
+      for (const r of rows(10, 13)) await tx.insert(r);
+      await tx.insert(rows(13, 15));
+      await tx.insert(rows(15, 16)[0]!);
+      expect(ids(await tx.select('id >= 10').all())).toEqual([10, 11, 12, 13, 14, 15]);
+    });
+    expect((await t.select('id >= 10').all()).map((r) => r.id)).toEqual([10, 11, 12, 13, 14, 15]); // insertion order
+    const tx = await t.begin();
+    await tx.insert(rows(20, 21)[0]!);
+    await tx.insert({ id: 21, temp: 'warm' }); // accepted now, converted with the others
+    const e = await rejected('InvalidData', tx.select().count());
+    expect(e.message).toContain('insert call 2 of this transaction');
+    expect(e.column).toBe('temp');
+    expect(tx.state).toBe('rolled back');
+    await rejected('Closed', tx.commit());
+    const t2 = await t.begin();
+    await t2.insert({ id: 30, nope: 1 });
+    await rejected('InvalidData', t2.commit());
+    expect(await t.select().count()).toBe(16);
   });
 
   it('keeps deletes across compaction: a transaction deleting in a partition merged meanwhile still commits', async () => {

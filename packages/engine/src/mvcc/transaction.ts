@@ -5,17 +5,25 @@ import { partialTable } from '../aggregate/merge.js';
 import type { AggregateOptions } from '../aggregate/spec.js';
 import type { TransactionApi } from '../api.js';
 import type { StoreContext } from '../context.js';
-import { Cursor, type Row } from '../cursor.js';
+import { Cursor } from '../cursor.js';
 import { type InsertInput, toRecordBatches } from '../data/convert.js';
-import { batchToRows } from '../data/rows.js';
-import { HaloclineError } from '../errors.js';
+import { HaloclineError, isHaloclineError } from '../errors.js';
 import { type PartMatches, scanMatches } from '../read/execute.js';
 import { plan, type SelectOptions } from '../read/plan.js';
 import { openSnapshot } from '../read/snapshot.js';
 import { commit } from '../write/commit.js';
 import { scheduleCompaction } from '../write/compact.js';
 import { writeParts } from '../write/partition.js';
+import { Replacement } from './replace.js';
 import { TxState } from './tx-state.js';
+
+/** Row objects queued by per-row inserts before they are converted together. */
+const QUEUED_ROWS = 65_536;
+
+// one row object (not an array, not Arrow data): queued, converted with the next ones
+function isRowObject(data: InsertInput): boolean {
+  return typeof data === 'object' && data !== null && !Array.isArray(data) && Object.getPrototypeOf(data) === Object.prototype;
+}
 
 /** Where a transaction is in its life. */
 export type TransactionState = 'active' | 'committing' | 'committed' | 'rolled back';
@@ -38,6 +46,7 @@ export class Transaction implements TransactionApi {
   private status: TransactionState = 'active';
   private readonly ops = new Set<Promise<unknown>>();
   private readers = 0;
+  private rowInserts = 0;
 
   /** @internal use `Table.begin()` or `Table.transaction()` */
   constructor(
@@ -56,9 +65,21 @@ export class Transaction implements TransactionApi {
     return this.status;
   }
 
-  /** Validates rows (same inputs as `Table.insert`) and adds them to the transaction. */
+  /**
+   * Adds rows (same inputs as `Table.insert`). Arrays and Arrow data are validated at once; single
+   * row objects (`insert({...})` per row, e.g. in a replace loop) are queued and validated together,
+   * at the latest at the next read or at commit: an invalid one fails that call with `InvalidData`
+   * naming the insert and column, and rolls the transaction back.
+   */
   async insert(data: InsertInput): Promise<void> {
     this.check();
+    if (isRowObject(data)) {
+      this.data.addRow(data);
+      this.rowInserts++;
+      if (this.data.queuedRows >= QUEUED_ROWS) this.flush();
+      return;
+    }
+    this.flush(); // queued rows first: rows keep the order they were inserted in
     const batches = toRecordBatches(this.data.base.schema, data, { table: this.table });
     this.data.add(batches.filter((b) => b.numRows > 0));
   }
@@ -73,51 +94,25 @@ export class Transaction implements TransactionApi {
   }
 
   /**
-   * Yields each row matching `filter` once and deletes it as it is yielded; the caller inserts a
-   * new version, another row, or nothing. Matches are computed before the first row is yielded, so
-   * rows inserted during the iteration are not matched. Rows this transaction inserted earlier
-   * match like any other row.
+   * The rows matching `filter`, each deleted as it is yielded; the caller inserts a new version,
+   * another row, or nothing. Iterate it for row objects or call `.batches()` for record batches.
+   * Matches are computed before the first row is yielded, so rows inserted during the iteration are
+   * not matched. Rows this transaction inserted earlier match like any other row.
    */
-  async *replace(filter: string, options: MatchOptions = {}): AsyncGenerator<Row> {
-    const matches = await this.op(() => this.match(filter, options, true));
-    for (const m of matches) {
-      const rows = batchToRows(m.batch!);
-      for (let k = 0; k < rows.length; k++) {
-        this.check();
-        const row = m.rows[k]!;
-        if (this.data.isDeleted(m.part, row)) continue; // deleted meanwhile by this transaction
-        this.data.markDeleted(m.part, [row]);
-        yield rows[k]!;
-      }
-    }
+  replace(filter: string, options: MatchOptions = {}): Replacement {
+    this.check();
+    return new Replacement(() => this.op(() => this.match(filter, options, true)), this.data, () => this.check());
   }
 
-  /**
-   * `replace` as Arrow record batches (the wire shape of `/sdk/replace`): the same matches, each
-   * deleted as its batch is yielded; rows this transaction already deleted are left out.
-   */
-  async *replaceBatches(filter: string, options: MatchOptions = {}): AsyncGenerator<RecordBatch> {
-    const matches = await this.op(() => this.match(filter, options, true));
-    for (const m of matches) {
-      this.check();
-      let start = -1;
-      const runs: [number, number][] = [];
-      for (let k = 0; k <= m.rows.length; k++) {
-        const keep = k < m.rows.length && !this.data.isDeleted(m.part, m.rows[k]!);
-        if (keep && start < 0) start = k;
-        if (!keep && start >= 0) {
-          runs.push([start, k]);
-          start = -1;
-        }
-      }
-      this.data.markDeleted(m.part, m.rows);
-      for (const [lo, hi] of runs) yield lo === 0 && hi === m.rows.length ? m.batch! : m.batch!.slice(lo, hi);
-    }
+  /** `replace(filter).batches()` (the wire shape of `/sdk/replace`). */
+  replaceBatches(filter: string, options: MatchOptions = {}): AsyncGenerator<RecordBatch> {
+    return this.replace(filter, options).batches();
   }
 
   /** `Table.aggregatePartials` over the transaction's view (its snapshot plus its own writes). */
   async aggregatePartials(groupBy: string, options: AggregateOptions = {}): Promise<ArrowTable> {
     return this.op(async () => {
+      this.flush();
       const { merged, task, keyType } = await aggregateSnapshot(this.ctx, this.data.view(), groupBy, options, this.table);
       return partialTable(merged, task.fields, keyType);
     });
@@ -127,6 +122,7 @@ export class Transaction implements TransactionApi {
   select(filter?: string, options: SelectOptions = {}): Cursor {
     return new Cursor(this.ctx, this.table, filter, options, () => {
       this.check();
+      this.flush();
       this.readers++;
       return { ...this.data.view(), release: () => this.readerDone() };
     });
@@ -135,6 +131,7 @@ export class Transaction implements TransactionApi {
   /** Makes every change visible at once; `Conflict` (nothing applied) when another commit won. */
   async commit(): Promise<void> {
     this.check();
+    this.flush();
     this.status = 'committing';
     try {
       await Promise.allSettled([...this.ops]);
@@ -161,7 +158,7 @@ export class Transaction implements TransactionApi {
   private async apply(): Promise<void> {
     const { base } = this.data;
     const batches = [];
-    for await (const b of this.data.inserted()) batches.push(b);
+    for await (const b of this.data.inserted()) if (b.numRows > 0) batches.push(b);
     const written = batches.length > 0 ? await writeParts(this.ctx, base.record.id, base.schema, batches) : [];
     const deletes = this.data.deletes();
     await commit(this.ctx, this.table, base.record.id, {
@@ -178,8 +175,27 @@ export class Transaction implements TransactionApi {
     if (typeof filter !== 'string') {
       throw new HaloclineError('InvalidArgument', `the filter must be a query string, got ${typeof filter}`, { table: this.table });
     }
+    this.flush();
     const view = this.data.view();
     return scanMatches(this.ctx, view, plan(view.schema, this.table, filter, { vars: options.vars }), withData);
+  }
+
+  // converts the queued row objects; a bad one rolls the transaction back (the caller saw its insert succeed)
+  private flush(): void {
+    const queued = this.data.queuedRows;
+    if (queued === 0) return;
+    const rows = this.data.takeRows();
+    try {
+      this.data.add(toRecordBatches(this.data.base.schema, rows as InsertInput, { table: this.table }));
+    } catch (e) {
+      if (!isHaloclineError(e, 'InvalidData')) throw e;
+      // the position in the queue means nothing to the caller: name the insert call instead
+      const call = this.rowInserts - queued + (e.row ?? 0) + 1;
+      this.status = 'rolled back';
+      this.finish();
+      const message = `${e.message.replace(/^row \d+/, `the row of insert call ${call} of this transaction`)}; the transaction is rolled back`;
+      throw new HaloclineError('InvalidData', message, { table: e.table, column: e.column, value: e.value });
+    }
   }
 
   // runs one operation; commit waits for the ones in flight

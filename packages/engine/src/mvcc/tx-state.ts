@@ -1,5 +1,5 @@
 // A transaction's private state: its pinned base snapshot, its own inserted rows, its deletions.
-import type { Data, RecordBatch } from 'apache-arrow';
+import { type Data, RecordBatch, Struct, makeData } from 'apache-arrow';
 import type { StoreContext } from '../context.js';
 import { scanBatches } from '../read/execute.js';
 import { plan } from '../read/plan.js';
@@ -8,7 +8,11 @@ import type { PartRecord } from '../storage/records.js';
 import { zoneStats } from '../storage/zonemap.js';
 import type { PartDeletes } from '../write/commit.js';
 import { sliceColumns } from '../write/partition.js';
-import { type Deleted, emptyBits, isDeleted, setDeleted } from './deletes.js';
+import { type Deleted, emptyBits, isDeleted } from './deletes.js';
+import { mergeRows } from './forward.js';
+
+// ids of local parts: the prefix and their index (committed part ids never start with it)
+const LOCAL = 'local-';
 
 /** Rows inserted by the transaction, held in memory until commit; scanned like a partition. */
 interface LocalPart {
@@ -21,7 +25,14 @@ interface LocalPart {
 interface Overlay {
   readonly bits: Uint8Array;
   count: number;
-  readonly mine: number[];
+  /** The rows this transaction deleted: chunks of ascending rows, each filled to `n`. */
+  readonly mine: { readonly rows: Uint32Array; n: number }[];
+}
+
+/** Deletes rows of one part one at a time, as a replace yields them (rows ascending). */
+export interface RowMarker {
+  /** Marks `row` deleted; false when the transaction had deleted it already. */
+  mark(row: number): boolean;
 }
 
 /**
@@ -31,6 +42,7 @@ interface Overlay {
 export class TxState {
   private readonly locals: LocalPart[] = [];
   private pending: RecordBatch[] = [];
+  private rows: unknown[] = [];
   private readonly overlays = new Map<string, Overlay>();
 
   constructor(
@@ -43,9 +55,26 @@ export class TxState {
     this.pending.push(...batches);
   }
 
+  /** Queues one row object, converted with the others at the next `takeRows()`. */
+  addRow(row: unknown): void {
+    this.rows.push(row);
+  }
+
+  /** The queued row objects (the caller converts them), leaving none queued. */
+  takeRows(): unknown[] {
+    const rows = this.rows;
+    this.rows = [];
+    return rows;
+  }
+
+  /** How many row objects are queued. */
+  get queuedRows(): number {
+    return this.rows.length;
+  }
+
   /** True when the transaction changed nothing. */
   get empty(): boolean {
-    return this.pending.length === 0 && this.locals.length === 0 && this.overlays.size === 0;
+    return this.pending.length === 0 && this.rows.length === 0 && this.locals.length === 0 && this.overlays.size === 0;
   }
 
   /** The snapshot the transaction's reads see (not pinned on its own: the base pin covers it). */
@@ -64,39 +93,78 @@ export class TxState {
     };
   }
 
-  /** Marks rows of a part deleted; returns how many were not deleted already. */
-  markDeleted(part: PartRecord, rows: ArrayLike<number>): number {
-    const local = this.locals.find((l) => l.record.id === part.id);
+  /** Marks rows of a part deleted (`rows` ascending); returns how many were not deleted already. */
+  markDeleted(part: PartRecord, rows: Int32Array): number {
+    const local = this.localOf(part);
     const target = local ? local.deleted : this.overlay(part);
+    const fresh = new Uint32Array(rows.length);
+    const bits = target.bits;
     let n = 0;
     for (let k = 0; k < rows.length; k++) {
       const row = rows[k]!;
-      if (isDeleted(target.bits, row)) continue;
-      setDeleted(target.bits, row);
-      target.count++;
-      if (!local) (target as Overlay).mine.push(row);
-      n++;
+      const mask = 1 << (row & 7);
+      if ((bits[row >> 3]! & mask) !== 0) continue;
+      bits[row >> 3]! |= mask;
+      fresh[n++] = row;
     }
+    target.count += n;
+    if (!local && n > 0) (target as Overlay).mine.push({ rows: fresh, n });
     return n;
+  }
+
+  /** A marker deleting rows of `part` one by one (each counted and recorded as it is marked). */
+  marker(part: PartRecord, capacity: number): RowMarker {
+    const local = this.localOf(part);
+    const target = local ? local.deleted : this.overlay(part);
+    const bits = target.bits;
+    const mine = { rows: new Uint32Array(local ? 0 : capacity), n: 0 };
+    if (!local) (target as Overlay).mine.push(mine);
+    return {
+      mark(row) {
+        const mask = 1 << (row & 7);
+        if ((bits[row >> 3]! & mask) !== 0) return false;
+        bits[row >> 3]! |= mask;
+        target.count++;
+        if (!local) mine.rows[mine.n++] = row;
+        return true;
+      },
+    };
   }
 
   /** True when a row of a part is deleted in this transaction's view. */
   isDeleted(part: PartRecord, row: number): boolean {
-    const local = this.locals.find((l) => l.record.id === part.id);
+    const local = this.localOf(part);
     const bits = local ? local.deleted.bits : (this.overlays.get(part.id)?.bits ?? this.base.deleted.get(part.id)?.bits);
     return bits !== undefined && isDeleted(bits, row);
   }
 
-  /** The surviving inserted rows, as batches in insertion order. */
+  /**
+   * The surviving inserted rows, as batches in insertion order: local parts (without the rows the
+   * transaction deleted again), then the batches no read has frozen yet, as they are.
+   */
   async *inserted(): AsyncGenerator<RecordBatch> {
-    const view = this.view();
-    const locals = new Set(this.locals.map((l) => l.record.id));
-    yield* scanBatches(this.ctx, { ...view, parts: view.parts.filter((p) => locals.has(p.id)) }, plan(view.schema, view.record.name, undefined));
+    const schema = this.base.schema;
+    for (const l of this.locals) {
+      if (l.deleted.count === 0) {
+        yield new RecordBatch(schema, makeData({ type: new Struct(schema.fields), length: l.record.rows, nullCount: 0, children: schema.fields.map((f) => l.columns.get(f.name)!) }));
+        continue;
+      }
+      const view = { ...this.view(), parts: [l.record] };
+      yield* scanBatches(this.ctx, view, plan(schema, view.record.name, undefined));
+    }
+    yield* this.pending;
   }
 
   /** The rows deleted from committed partitions, sorted per partition. */
   deletes(): PartDeletes[] {
-    return [...this.overlays].map(([part, o]) => ({ part, rows: Uint32Array.from(o.mine).sort() }));
+    return [...this.overlays].flatMap(([part, o]) => {
+      const chunks = o.mine.filter((m) => m.n > 0).map((m) => m.rows.subarray(0, m.n));
+      return chunks.length > 0 ? [{ part, rows: mergeRows(chunks) }] : [];
+    });
+  }
+
+  private localOf(part: PartRecord): LocalPart | undefined {
+    return part.id.startsWith(LOCAL) ? this.locals[Number(part.id.slice(LOCAL.length))] : undefined;
   }
 
   private overlay(part: PartRecord): Overlay {
@@ -118,7 +186,7 @@ export class TxState {
     const rows = this.pending.reduce((n, b) => n + b.numRows, 0);
     const data = sliceColumns(schema, this.pending, 0, rows);
     this.pending = [];
-    const id = `local-${this.locals.length}`;
+    const id = `${LOCAL}${this.locals.length}`;
     const zones = Object.fromEntries(schema.fields.map((f, i) => [f.name, zoneStats(data[i]!)]));
     const seq = Number.MAX_SAFE_INTEGER - 1_000_000 + this.locals.length;
     const record: PartRecord = { id, table: this.base.record.id, seq, rows, bytes: 0, file: '', segments: [], zones, added: this.base.record.version };

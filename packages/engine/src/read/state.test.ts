@@ -2,7 +2,7 @@
 import { Field, Float64, Int32, Schema } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
 import type { StoreContext } from '../context.js';
-import { encodeRows } from '../mvcc/deletes.js';
+import { encodePositions } from '../mvcc/positions.js';
 import { type DeleteRecord, type PartRecord, type TableRecord, deleteKey, partKey } from '../storage/records.js';
 import { freshStore } from '../test-util/store.js';
 import { openSnapshot } from './snapshot.js';
@@ -25,7 +25,7 @@ function memoryContext() {
 
 const part = (id: string, seq: number, added: number): PartRecord =>
   ({ id, table: 'T', seq, rows: 20, bytes: 0, file: '', segments: [], zones: {}, added }) as PartRecord;
-const del = (p: string, version: number, positions: number[]): DeleteRecord => ({ part: p, version, rows: encodeRows(Uint32Array.from(positions)), count: positions.length });
+const del = (p: string, version: number, positions: number[]): DeleteRecord => ({ part: p, version, rows: encodePositions(Uint32Array.from(positions)), count: positions.length });
 const record = (version: number) => ({ id: 'T', version }) as TableRecord;
 
 describe('table state of snapshots', () => {

@@ -26,3 +26,17 @@ describe('LMDB metadata store', () => {
     expect(meta.range('a/').map(([k]) => k)).toEqual(['a/1']);
   });
 });
+
+describe('binary values', () => {
+  it('round-trip Uint8Arrays inside records (as copies) next to tagged JSON values', async () => {
+    const { encode, decode } = await import('./lmdb.js');
+    const value = { a: new Uint8Array([0, 1, 255]), nested: [{ b: new Uint8Array(0) }, 2n], inf: -Infinity, s: 'x' };
+    const raw = encode(value);
+    expect(raw[0]).toBe(0);
+    const back = decode(Buffer.concat([raw])) as typeof value;
+    expect(back).toEqual(value);
+    expect(back.a).toBeInstanceOf(Uint8Array);
+    expect(back.a.buffer).not.toBe(raw.buffer);
+    expect(decode(encode({ plain: 1 }))).toEqual({ plain: 1 });
+  });
+});

@@ -1,10 +1,12 @@
-// Transactional metadata: tables, partition manifests, versions. LMDB today; a shared database later.
+// Transactional metadata: tables, partition manifests, versions (values: JSON-able, bigints and Uint8Arrays allowed). LMDB today; a shared database later.
 
 /** A read view or write transaction over the metadata keys. */
 export interface MetaReader {
   get<T>(key: string): T | undefined;
   /** Entries whose key starts with `prefix`, in key order. */
   range<T>(prefix: string): Array<[string, T]>;
+  /** The keys starting with `prefix`, in key order, without reading their values. */
+  keys(prefix: string): string[];
 }
 
 /** Writes inside one atomic transaction. */
@@ -15,8 +17,6 @@ export interface MetaTx extends MetaReader {
 
 /** The metadata store. Reads see committed state; `write` is atomic, serialised and durable. */
 export interface MetaStore extends MetaReader {
-  /** The keys that start with `prefix`, in key order, without reading their values. */
-  keys(prefix: string): string[];
   /**
    * Runs `fn` in one write transaction (reads inside see the latest committed state, writers are
    * serialised across threads and processes) and resolves with its result once the commit is durable.

@@ -4,7 +4,13 @@ import type { SegmentRef } from './format.js';
 
 /** Store-wide format marker, checked at open. */
 export const STORE_KEY = 'store';
-export const STORE_FORMAT = { magic: 'halocline', version: 1 } as const;
+export const STORE_FORMAT = { magic: 'halocline', version: 2 } as const;
+/**
+ * Formats this code opens. v1 stores deletion vectors and forwards as base64 strings; v2 also
+ * writes binary values (see storage/lmdb.ts) in the compact encoding of mvcc/positions.ts. Opening a
+ * v1 store marks it v2 in one write (it has no binary value yet), so older code refuses it after.
+ */
+export const READABLE_FORMATS: readonly number[] = [1, 2];
 
 /**
  * A table. Invariants: `id` is unique for the lifetime of the store (a dropped and re-created table
@@ -53,8 +59,8 @@ export interface PartRecord {
 export interface DeleteRecord {
   readonly part: string;
   readonly version: number;
-  /** Sorted row positions, base64 of a little-endian Uint32Array. */
-  readonly rows: string;
+  /** Sorted row positions in the encoding of mvcc/positions.ts (a string in v1 stores: base64 of a u32 LE list). */
+  readonly rows: Uint8Array | string;
   readonly count: number;
 }
 
@@ -71,8 +77,10 @@ export interface GarbageRecord {
 
 /**
  * Where the rows of a partition rewritten by compaction went: row r (not deleted as of `asOf`) is
- * row `offset + r - (deleted rows before r)` of part `to` (null: every row was deleted). A
- * transaction that began before the rewrite translates its deletions through it at commit.
+ * row `offset + r - (deleted rows before r)` of part `to` (null: every row was deleted), or, after a
+ * k-d split merge (`split`), live row m went to leaf `split.to[L]` with L = `split.leaf[m]`, as
+ * row `split.base[L]` + (earlier live rows of this partition that went to L). A transaction that
+ * began before the rewrite translates its deletions through it at commit (mvcc/forward.ts).
  */
 export interface ForwardRecord {
   readonly part: string;
@@ -80,7 +88,14 @@ export interface ForwardRecord {
   readonly offset: number;
   readonly asOf: number;
   /** Rows deleted as of `asOf` (left out of `to`), encoded like DeleteRecord.rows. */
-  readonly dropped: string;
+  readonly dropped: Uint8Array | string;
+  readonly split?: {
+    readonly to: readonly string[];
+    readonly base: readonly number[];
+    /** The leaf index of each live row: u8, or u16 LE when `wide` (more than 256 leaves). */
+    readonly leaf: Uint8Array;
+    readonly wide: boolean;
+  };
 }
 
 export const tableKey = (name: string): string => `t/${name}`;

@@ -1,4 +1,5 @@
 import { Bool, Float64, Int64, TimestampMillisecond, Utf8, vectorFromArray } from 'apache-arrow';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { zoneStats } from './zonemap.js';
 
@@ -13,5 +14,15 @@ describe('zoneStats', () => {
     expect(zoneStats(vectorFromArray(['b', 'é', 'a', null, 'ab'], new Utf8()).data[0]!)).toMatchObject({ min: 'a', max: 'é', nullCount: 1 });
     expect(zoneStats(vectorFromArray([true, true], new Bool()).data[0]!)).toMatchObject({ min: true, max: true });
     expect(zoneStats(vectorFromArray([null, null], new Float64()).data[0]!)).toEqual({ min: null, max: null, nullCount: 2, rows: 2, nanCount: 0 });
+  });
+  it('finds the min and max string in UTF-8 byte order, empty strings and nulls included', () => {
+    const utf8 = (x: string) => Buffer.from(x, 'utf8');
+    fc.assert(
+      fc.property(fc.array(fc.option(fc.string({ unit: 'binary', maxLength: 4 }), { freq: 5 }), { minLength: 1, maxLength: 60 }), (values) => {
+        const present = values.filter((v): v is string => v !== null).sort((a, b) => Buffer.compare(utf8(a), utf8(b)));
+        const z = zoneStats(vectorFromArray(values, new Utf8()).data[0]!);
+        expect([z.min, z.max]).toEqual(present.length === 0 ? [null, null] : [present[0], present.at(-1)]);
+      }),
+    );
   });
 });

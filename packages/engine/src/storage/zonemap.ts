@@ -110,16 +110,31 @@ function stringRange(bytes: Uint8Array, offsets: Int32Array | BigInt64Array, val
   const at = offsets instanceof Int32Array ? offsets : Int32Array.from(offsets, (o) => Number(o));
   let min = -1;
   let max = -1;
+  // the current min and max as byte ranges, and their first bytes (most comparisons end there)
+  let min0 = 0, min1 = 0, max0 = 0, max1 = 0, minFirst = 0, maxFirst = 0;
   for (let i = 0; i < rows; i++) {
     if (validity !== null && ((validity[i >> 3]! >> (i & 7)) & 1) === 0) continue;
-    if (min < 0) {
-      min = max = i;
-      continue;
-    }
     const s = at[i]!;
     const e = at[i + 1]!;
-    if (compareBytes(bytes, s, e, at[min]!, at[min + 1]!) < 0) min = i;
-    else if (compareBytes(bytes, s, e, at[max]!, at[max + 1]!) > 0) max = i;
+    const first = s < e ? bytes[s]! : -1;
+    if (min < 0) {
+      min = max = i;
+      min0 = max0 = s;
+      min1 = max1 = e;
+      minFirst = maxFirst = first;
+      continue;
+    }
+    if (first < minFirst || (first === minFirst && compareBytes(bytes, s, e, min0, min1) < 0)) {
+      min = i;
+      min0 = s;
+      min1 = e;
+      minFirst = first;
+    } else if (first > maxFirst || (first === maxFirst && compareBytes(bytes, s, e, max0, max1) > 0)) {
+      max = i;
+      max0 = s;
+      max1 = e;
+      maxFirst = first;
+    }
   }
   const text = (i: number): string | null => (i < 0 ? null : Buffer.from(bytes.buffer, bytes.byteOffset + at[i]!, at[i + 1]! - at[i]!).toString('utf8'));
   return [text(min), text(max)];

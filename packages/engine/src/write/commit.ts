@@ -1,7 +1,9 @@
 // Commits written partitions, deletion vectors and retired partitions in one metadata transaction.
 import type { StoreContext } from '../context.js';
 import { HaloclineError } from '../errors.js';
-import { decodeRows, encodeRows, firstCommon } from '../mvcc/deletes.js';
+import { firstCommon } from '../mvcc/deletes.js';
+import { forwardRows, mergeRows } from '../mvcc/forward.js';
+import { decodePositions, encodePositions } from '../mvcc/positions.js';
 import { retireParts } from '../mvcc/retire.js';
 import type { MetaTx } from '../storage/metastore.js';
 import { type DeleteRecord, type ForwardRecord, type PartRecord, type TableRecord, deleteKey, deletePrefix, forwardKey, partKey, tableKey } from '../storage/records.js';
@@ -60,17 +62,18 @@ export async function commit(ctx: StoreContext, name: string, tableId: string, c
           throw new HaloclineError('Conflict', `rows of partition ${p.id} of table "${name}" were deleted while it was rewritten`, { table: name });
         }
       }
-      // partitions merged since the base map to one target: gather their rows before writing its record
-      const targets = new Map<string, number[]>();
+      // rows of partitions merged since the base follow the forwards; several may land in one target
+      const targets = new Map<string, Uint32Array[]>();
       for (const d of change.deletes ?? []) {
         if (d.rows.length === 0) continue;
-        const moved = forwarded(tx, name, tableId, d);
-        const rows = targets.get(moved.part);
-        if (rows) rows.push(...moved.rows);
-        else targets.set(moved.part, [...moved.rows]);
+        for (const moved of forwarded(tx, name, tableId, d)) {
+          const lists = targets.get(moved.part);
+          if (lists) lists.push(moved.rows);
+          else targets.set(moved.part, [moved.rows]);
+        }
       }
-      for (const [part, rows] of targets) {
-        applyDeletes(tx, name, tableId, { part, rows: Uint32Array.from(rows).sort() }, change.baseVersion ?? current.version, next);
+      for (const [part, lists] of targets) {
+        applyDeletes(tx, name, tableId, { part, rows: mergeRows(lists) }, change.baseVersion ?? current.version, next);
       }
       retireParts(tx, tableId, change.remove, next);
       for (const f of change.forwards ?? []) tx.put(forwardKey(tableId, f.part), f);
@@ -94,36 +97,28 @@ export async function commit(ctx: StoreContext, name: string, tableId: string, c
 // first committer wins: rows another commit deleted after `base` must not be deleted again
 function applyDeletes(tx: MetaTx, name: string, tableId: string, d: PartDeletes, base: number, version: number): void {
   for (const other of newerDeletes(tx, tableId, d.part, base)) {
-    const row = firstCommon(d.rows, decodeRows(other.rows));
+    const row = firstCommon(d.rows, decodePositions(other.rows));
     if (row >= 0) {
       throw new HaloclineError('Conflict', `a concurrent transaction deleted or replaced the same rows of table "${name}" first; retry`, { table: name });
     }
   }
-  const record: DeleteRecord = { part: d.part, version, rows: encodeRows(d.rows), count: d.rows.length };
+  const record: DeleteRecord = { part: d.part, version, rows: encodePositions(d.rows), count: d.rows.length };
   tx.put(deleteKey(tableId, d.part, version), record);
 }
 
+// the deletion records of a partition committed after `base` (versions are in the keys: only those are read)
 function newerDeletes(tx: MetaTx, tableId: string, part: string, base: number): DeleteRecord[] {
-  return tx.range<DeleteRecord>(deletePrefix(tableId, part)).flatMap(([, r]) => (r.version > base ? [r] : []));
+  const prefix = deletePrefix(tableId, part);
+  return tx.keys(prefix).flatMap((key) => (Number(key.slice(prefix.length)) > base ? [tx.get<DeleteRecord>(key)!] : []));
 }
 
-// follows compaction's forward records from a partition that is gone to the one holding its rows now
-function forwarded(tx: MetaTx, name: string, tableId: string, d: PartDeletes): PartDeletes {
-  const gone = () =>
-    new HaloclineError('Conflict', `rows this transaction deletes in table "${name}" were deleted or removed by a concurrent commit; retry`, { table: name });
-  while (!tx.get(partKey(tableId, d.part))) {
-    const f = tx.get<ForwardRecord>(forwardKey(tableId, d.part));
-    if (!f || f.to === null) throw gone();
-    const dropped = decodeRows(f.dropped);
-    const rows = new Uint32Array(d.rows.length);
-    let skipped = 0;
-    for (let k = 0; k < d.rows.length; k++) {
-      const r = d.rows[k]!;
-      while (skipped < dropped.length && dropped[skipped]! < r) skipped++;
-      if (skipped < dropped.length && dropped[skipped] === r) throw gone();
-      rows[k] = f.offset + r - skipped;
-    }
-    d = { part: f.to, rows };
+// follows compaction's forward records from a partition that is gone to the ones holding its rows now
+function forwarded(tx: MetaTx, name: string, tableId: string, d: PartDeletes): PartDeletes[] {
+  if (tx.get(partKey(tableId, d.part))) return [d];
+  const f = tx.get<ForwardRecord>(forwardKey(tableId, d.part));
+  const moved = f ? forwardRows(f, d.rows) : null;
+  if (!moved) {
+    throw new HaloclineError('Conflict', `rows this transaction deletes in table "${name}" were deleted or removed by a concurrent commit; retry`, { table: name });
   }
-  return d;
+  return moved.flatMap((m) => forwarded(tx, name, tableId, m));
 }

@@ -6,7 +6,7 @@ import { scanBatches } from '../read/execute.js';
 import { loadColumn } from '../read/load.js';
 import { plan } from '../read/plan.js';
 import { type Snapshot, liveRows, openSnapshot } from '../read/snapshot.js';
-import { encodeRows, isDeleted } from '../mvcc/deletes.js';
+import { concatForwards } from '../mvcc/forward.js';
 import type { ForwardRecord, PartRecord } from '../storage/records.js';
 import { concatData } from '../storage/concat.js';
 import { commit } from './commit.js';
@@ -90,9 +90,12 @@ export async function compactOnce(ctx: StoreContext, name: string, tableId: stri
     // indexed tables merge by tiers; otherwise (and for rewrites of partitions with many deletes) contiguous runs
     run = tier ? [...tier.inputs] : pickRun(snap.parts, ctx.options.partitionRows, indexed ? Number.POSITIVE_INFINITY : ctx.options.compactRun, live);
     if (run.length === 0) return false;
-    // a k-d split reorders rows: transactions deleting in its inputs meanwhile get a Conflict (no forwards)
-    written = tier ? await writeTier(ctx, snap, tier) : await rewrite(ctx, snap, run);
-    forwards = tier ? [] : forwardsOf(snap, run, written[0]?.id ?? null);
+    // forwards tell transactions deleting in the inputs meanwhile where each row went
+    if (tier) ({ written, forwards } = await writeTier(ctx, snap, tier));
+    else {
+      written = await rewrite(ctx, snap, run);
+      forwards = concatForwards(snap, run, written[0]?.id ?? null);
+    }
   } finally {
     snap.release();
   }
@@ -106,19 +109,6 @@ export async function compactOnce(ctx: StoreContext, name: string, tableId: stri
     throw e;
   }
   return true;
-}
-
-// where each input's rows land in the merged partition, for transactions still deleting in the inputs
-function forwardsOf(snap: Snapshot, run: readonly PartRecord[], to: string | null): ForwardRecord[] {
-  let offset = 0;
-  return run.map((p) => {
-    const bits = snap.deleted.get(p.id)?.bits;
-    const dropped: number[] = [];
-    if (bits) for (let r = 0; r < p.rows; r++) if (isDeleted(bits, r)) dropped.push(r);
-    const f: ForwardRecord = { part: p.id, to, offset, asOf: snap.record.version, dropped: encodeRows(Uint32Array.from(dropped)) };
-    offset += p.rows - dropped.length;
-    return f;
-  });
 }
 
 // the live rows of the run as one partition (none when every row is deleted)

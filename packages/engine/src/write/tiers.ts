@@ -5,7 +5,8 @@ import type { StoreContext } from '../context.js';
 import { scanBatches } from '../read/execute.js';
 import { plan } from '../read/plan.js';
 import type { Snapshot } from '../read/snapshot.js';
-import type { PartRecord } from '../storage/records.js';
+import { concatForwards, splitForwards } from '../mvcc/forward.js';
+import type { ForwardRecord, PartRecord } from '../storage/records.js';
 import { kdSplit, takeRows } from './kd-split.js';
 import { type WrittenPart, removeParts, sliceColumns, writePart } from './partition.js';
 import { splitColumns } from './split-key.js';
@@ -52,16 +53,22 @@ export function pickTier(parts: readonly PartRecord[], partitionRows: number, co
   return null;
 }
 
+/** The partitions a tier merge wrote, and the forward records of its inputs (where each row went). */
+export interface TierWrite {
+  readonly written: (WrittenPart & { seq: number })[];
+  readonly forwards: ForwardRecord[];
+}
+
 /**
  * Writes the live rows of `inputs` as partitions of at most `leafRows` rows, split k-d style
  * over the indexed columns' keys, tagged with `level` and one new run id. Removes them on failure.
  */
-export async function writeTier(ctx: StoreContext, snap: Snapshot, pick: TierPick): Promise<(WrittenPart & { seq: number })[]> {
+export async function writeTier(ctx: StoreContext, snap: Snapshot, pick: TierPick): Promise<TierWrite> {
   const schema = snap.schema;
   const batches: RecordBatch[] = [];
   for await (const b of scanBatches(ctx, { ...snap, parts: pick.inputs }, plan(schema, snap.record.name, undefined))) batches.push(b);
   const rows = batches.reduce((n, b) => n + b.numRows, 0);
-  if (rows === 0) return [];
+  if (rows === 0) return { written: [], forwards: concatForwards(snap, pick.inputs, null) };
   const columns = sliceColumns(schema, batches, 0, rows);
   const keys: Float64Array[] = [];
   const spans: number[] = [];
@@ -84,7 +91,13 @@ export async function writeTier(ctx: StoreContext, snap: Snapshot, pick: TierPic
     await removeParts(ctx, written);
     throw e;
   }
-  return written;
+  const forwards = splitForwards(
+    snap,
+    pick.inputs,
+    written.map((w) => w.id),
+    leaves,
+  );
+  return { written, forwards };
 }
 
 // max - min of a column over the zone maps of every partition (keys of numeric and temporal columns)

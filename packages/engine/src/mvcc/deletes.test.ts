@@ -1,0 +1,46 @@
+// Deletion vectors on disk: compact binary records, readable v1 (base64) records, the format upgrade.
+import { join } from 'node:path';
+import { Field, Int32, Schema } from 'apache-arrow';
+import { describe, expect, it } from 'vitest';
+import { openStore } from '../index.js';
+import { openLmdbMetaStore } from '../storage/lmdb.js';
+import { type DeleteRecord, STORE_KEY } from '../storage/records.js';
+import { tempDir } from '../test-util/tmp.js';
+import { decodePositions } from './positions.js';
+
+const schema = new Schema([new Field('id', new Int32(), false)]);
+
+describe('deletion vectors on disk', () => {
+  it('are binary in a v2 store; a v1 store with base64 records opens, reads them, and becomes v2', async () => {
+    const dir = await tempDir();
+    try {
+      let store = await openStore({ path: dir.path, workers: 0 });
+      const t = store.table('d');
+      await t.create(schema);
+      await t.insert(Array.from({ length: 100 }, (_, id) => ({ id })));
+      await t.transaction(async (tx) => void (await tx.delete('id >= 10 and id < 20')));
+      await t.transaction(async (tx) => void (await tx.delete('id == 77')));
+      await store.close();
+      // what the first format wrote: the same records with base64 u32 lists, and the v1 marker
+      const meta = openLmdbMetaStore(join(dir.path, 'meta'));
+      const records = meta.range<DeleteRecord>('d/');
+      expect(records.map(([, r]) => r.rows instanceof Uint8Array)).toEqual([true, true]);
+      expect(records[0]![1].rows.length).toBe(10); // 10 rows in a row: 4 bytes of header, first row, 2 bytes of bits
+      await meta.write((tx) => {
+        tx.put(STORE_KEY, { magic: 'halocline', version: 1 });
+        for (const [key, r] of records) tx.put(key, { ...r, rows: Buffer.from(decodePositions(r.rows).buffer).toString('base64') });
+      });
+      await meta.close();
+      store = await openStore({ path: dir.path, workers: 0 });
+      expect(await store.table('d').select().count()).toBe(89);
+      await store.table('d').transaction(async (tx) => void (await tx.delete('id == 5 or id == 25')));
+      expect(await store.table('d').select().count()).toBe(87);
+      await store.close();
+      const after = openLmdbMetaStore(join(dir.path, 'meta'));
+      expect(after.get(STORE_KEY)).toEqual({ magic: 'halocline', version: 2 });
+      await after.close();
+    } finally {
+      await dir.remove();
+    }
+  });
+});

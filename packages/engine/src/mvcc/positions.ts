@@ -1,0 +1,106 @@
+// Compact binary encoding of sorted row positions (deletion vectors, compaction's dropped rows).
+
+/**
+ * Encodes sorted, distinct row positions in the smallest of three containers (byte 0 says which):
+ * LIST (u32 LE per row), RUNS (u32 start, u32 length per run of consecutive rows), or BITMAP (u32
+ * first row, then LSB-first bits from it). A delete of a range of an ordered column is a few runs; a
+ * scattered 1% is a list; a dense scatter is a bitmap. Payloads start at byte 4.
+ * @example
+ * decodePositions(encodePositions(Uint32Array.of(3, 4, 5, 9))) // Uint32Array [3, 4, 5, 9]
+ */
+export function encodePositions(rows: Uint32Array): Uint8Array {
+  const n = rows.length;
+  let runs = 0;
+  for (let k = 0; k < n; k++) if (k === 0 || rows[k]! !== rows[k - 1]! + 1) runs++;
+  const span = n === 0 ? 0 : rows[n - 1]! - rows[0]! + 1;
+  const sizes = [4 * n, 8 * runs, 4 + ((span + 7) >> 3)];
+  const kind = sizes.indexOf(Math.min(...sizes));
+  const out = new Uint8Array(4 + sizes[kind]!);
+  out[0] = kind;
+  const body = new DataView(out.buffer, 4);
+  if (kind === LIST) {
+    out.set(new Uint8Array(rows.buffer, rows.byteOffset, 4 * n), 4); // little-endian, as everywhere here
+  } else if (kind === RUNS) {
+    let r = -1;
+    for (let k = 0; k < n; k++) {
+      if (k === 0 || rows[k]! !== rows[k - 1]! + 1) body.setUint32(8 * ++r, rows[k]!, true);
+      body.setUint32(8 * r + 4, body.getUint32(8 * r + 4, true) + 1, true);
+    }
+  } else {
+    const first = rows[0]!;
+    body.setUint32(0, first, true);
+    for (let k = 0; k < n; k++) {
+      const i = rows[k]! - first;
+      out[8 + (i >> 3)]! |= 1 << (i & 7);
+    }
+  }
+  return out;
+}
+
+/** The sorted positions of an encoding (a string: the first format's base64 of a u32 LE list). */
+export function decodePositions(encoded: Uint8Array | string): Uint32Array {
+  if (typeof encoded === 'string') return fromBytes(Buffer.from(encoded, 'base64'));
+  if (encoded[0] === LIST) return fromBytes(encoded.subarray(4));
+  const out: number[] = [];
+  forEachPosition(encoded, (row) => void out.push(row));
+  return Uint32Array.from(out);
+}
+
+/** Sets the bit of each encoded position in `bits` (LSB-first); returns how many were not set already. */
+export function markPositions(bits: Uint8Array, encoded: Uint8Array | string): number {
+  let added = 0;
+  const mark = (row: number) => {
+    const mask = 1 << (row & 7);
+    if ((bits[row >> 3]! & mask) === 0) added++;
+    bits[row >> 3]! |= mask;
+  };
+  if (typeof encoded === 'string' || encoded[0] === LIST) {
+    const rows = decodePositions(encoded);
+    for (let k = 0; k < rows.length; k++) {
+      const row = rows[k]!;
+      const mask = 1 << (row & 7);
+      if ((bits[row >> 3]! & mask) === 0) added++;
+      bits[row >> 3]! |= mask;
+    }
+  } else forEachPosition(encoded, mark);
+  return added;
+}
+
+/** How many positions an encoding holds. */
+export function countPositions(encoded: Uint8Array | string): number {
+  if (typeof encoded === 'string') return decodePositions(encoded).length;
+  if (encoded[0] === LIST) return (encoded.length - 4) >> 2;
+  let n = 0;
+  forEachPosition(encoded, () => void n++);
+  return n;
+}
+
+const LIST = 0;
+const RUNS = 1;
+const BITMAP = 2;
+
+function forEachPosition(encoded: Uint8Array, fn: (row: number) => void): void {
+  const body = new DataView(encoded.buffer, encoded.byteOffset + 4, encoded.byteLength - 4);
+  const kind = encoded[0];
+  if (kind === LIST) {
+    for (let at = 0; at < body.byteLength; at += 4) fn(body.getUint32(at, true));
+  } else if (kind === RUNS) {
+    for (let at = 0; at < body.byteLength; at += 8) {
+      const start = body.getUint32(at, true);
+      const end = start + body.getUint32(at + 4, true);
+      for (let row = start; row < end; row++) fn(row);
+    }
+  } else if (kind === BITMAP) {
+    const first = body.getUint32(0, true);
+    for (let i = 0; i < (body.byteLength - 4) * 8; i++) if ((encoded[8 + (i >> 3)]! >> (i & 7)) & 1) fn(first + i);
+  } else {
+    throw new Error(`unknown row position encoding ${String(kind)}`);
+  }
+}
+
+// a u32 LE list (this engine runs on little-endian machines only: typed arrays are the file format too)
+function fromBytes(bytes: Uint8Array): Uint32Array {
+  const out = new Uint32Array(bytes.length >> 2);
+  new Uint8Array(out.buffer).set(bytes.subarray(0, out.length * 4));
+  return out;
+}
