@@ -14,18 +14,19 @@ const rows = (ids: number[]) => ids.map((id) => ({ k: (id * 7919) % 101, id }));
 const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i);
 
 async function setup(): Promise<{ t: Table; ctx: StoreContext; merge: () => Promise<number> }> {
-  // compactRun 100: no background merge; `merge` runs the merges the table is due (with a run of 2)
-  const store = await freshStore({ partitionRows: 16, compactRun: 100 });
+  // leaves of 256 rows and compactRun 100: the test's small inserts trigger no background merge;
+  // `merge` runs the merges the table is due with leaves of 4 rows and a run of 2
+  const store = await freshStore({ partitionRows: 1024, compactRun: 100 });
   const t = store.table('kd');
   await t.create(schema);
   const ctx = (t as unknown as { ctx: StoreContext }).ctx;
   const merge = async () => {
-    Object.assign(ctx.options, { compactRun: 2 });
+    Object.assign(ctx.options, { compactRun: 2, partitionRows: 16 });
     let n = 0;
     const id = openSnapshot(ctx, 'kd');
     id.release();
     while (await compactOnce(ctx, 'kd', id.record.id)) n++;
-    Object.assign(ctx.options, { compactRun: 100 });
+    Object.assign(ctx.options, { compactRun: 100, partitionRows: 1024 });
     return n;
   };
   return { t, ctx, merge };
