@@ -27,19 +27,24 @@ export async function aggregateSnapshot(ctx: StoreContext, snap: Snapshot, group
   const task = aggregateTask(snap.schema, groupBy, options, table);
   const filtered = plan(snap.schema, table, options.query, { vars: options.vars });
   const parts = candidates(snap, filtered);
-  const names = [...new Set([...(filtered.filter?.columns ?? []), ...keyColumns(task.key), ...task.fields.map((f) => f.name)])];
+  const read = [...new Set([...(filtered.filter?.columns ?? []), ...task.fields.map((f) => f.name)])];
+  const names = [...new Set([...read, ...keyColumns(task.key)])];
   const cache = !oversized(ctx, parts, filtered, names);
   const merged = new Merged(task.fields.length, task.key.kind === 'h3point' ? task.key.res : null);
   // partials merge in partition order, each as soon as those before it are in: the calling thread
   // merges while the workers still scan
   const done: (PartialAggregate | null)[] = parts.map(() => null);
   let next = 0;
+  let reserved = false;
   await Promise.all(
     parts.map(async (part, i) => {
-      const scan = await scanTask(ctx, snap, part, names, filtered.filter, task, cache);
+      const scan = await scanTask(ctx, snap, part, { names, read }, filtered.filter, task, cache);
       const result = await run(ctx, part, scan, parts.length > 1);
       if (result.codes) cacheCodes(ctx, codesKey(part, task)!, result.codes, part.rows);
       done[i] = result.partial!;
+      // room for the groups, guessed from the first partial in (partitions tend to be alike)
+      if (!reserved) merged.reserve(Math.min(result.partial!.keys.length * parts.length, 1 << 20));
+      reserved = true;
       for (; next < parts.length && done[next] !== null; next++) {
         merged.add(done[next]!);
         done[next] = null;
@@ -49,13 +54,15 @@ export async function aggregateSnapshot(ctx: StoreContext, snap: Snapshot, group
   return { merged, task, keyType: keyType(snap, task) };
 }
 
-async function scanTask(ctx: StoreContext, snap: Snapshot, part: PartRecord, names: string[], filter: ScanTask['filter'], task: AggregateTask, cache: boolean): Promise<ScanTask> {
-  const loaded = await Promise.all(names.map((n) => columnOf(ctx, snap, part, n, cache)));
-  const columns: Record<string, TaskColumn> = {};
-  names.forEach((name, i) => (columns[name] = taskColumn(loaded[i]!)));
+// the task of one partition; with its group codes cached, the key's own columns are not read
+async function scanTask(ctx: StoreContext, snap: Snapshot, part: PartRecord, cols: { names: string[]; read: string[] }, filter: ScanTask['filter'], task: AggregateTask, cache: boolean): Promise<ScanTask> {
   const key = codesKey(part, task);
   const hit = key === null ? undefined : ctx.cache.get(key);
   const codes = hit ? groupKeys.get(hit.data) : undefined;
+  const names = hit && codes ? cols.read : cols.names;
+  const loaded = await Promise.all(names.map((n) => columnOf(ctx, snap, part, n, cache)));
+  const columns: Record<string, TaskColumn> = {};
+  names.forEach((name, i) => (columns[name] = taskColumn(loaded[i]!)));
   const deleted = snap.deleted.get(part.id)?.bits ?? null;
   return { mode: 'aggregate', length: part.rows, filter, columns, project: [], aggregate: task, deleted, ...(hit && codes ? { codes: { codes: hit.data.values as Int32Array, keys: codes } } : {}) };
 }

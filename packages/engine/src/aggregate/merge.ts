@@ -32,6 +32,13 @@ export class Merged {
     this.fields = Array.from({ length: fields }, () => emptyField(64));
   }
 
+  /** Makes room for `groups` groups in all (a hint: fewer or more are fine). */
+  reserve(groups: number): void {
+    if (groups <= this.count.length) return;
+    this.resize(groups);
+    if (this.res !== null) this.cells.reserve(groups);
+  }
+
   /** Adds one partition's partials; call in partition order (sums are compensated, min/max exact). */
   add(p: PartialAggregate): void {
     const keys = p.keys;
@@ -63,7 +70,7 @@ export class Merged {
 
   /** The key column of the groups `order` (h3 cells as id strings, the null cell null). */
   keyColumn(order: readonly number[], type: DataType): Vector {
-    if (this.res !== null) return cellVector(order.map((i) => this.cells.keys[i]!), this.res);
+    if (this.res !== null) return cellVector(order.length, (k) => this.cells.keys[order[k]!]!, this.res);
     return keyVector(type, order.map((i) => this.values[i]!));
   }
 
@@ -86,15 +93,16 @@ export class Merged {
 
   // one more group (zero count, empty field accumulators), doubling the arrays when full
   private grow(): void {
-    if (this.size === this.count.length) {
-      const cap = this.size * 2;
-      this.count = widen(this.count, cap, 0);
-      for (const f of this.fields) {
-        [f.sum, f.comp, f.n] = [widen(f.sum, cap, 0), widen(f.comp, cap, 0), widen(f.n, cap, 0)];
-        [f.min, f.max] = [widen(f.min, cap, Infinity), widen(f.max, cap, -Infinity)];
-      }
-    }
+    if (this.size === this.count.length) this.resize(this.size * 4);
     this.size++;
+  }
+
+  private resize(cap: number): void {
+    this.count = widen(this.count, cap, 0);
+    for (const f of this.fields) {
+      [f.sum, f.comp, f.n] = [widen(f.sum, cap, 0), widen(f.comp, cap, 0), widen(f.n, cap, 0)];
+      [f.min, f.max] = [widen(f.min, cap, Infinity), widen(f.max, cap, -Infinity)];
+    }
   }
 }
 
@@ -108,9 +116,9 @@ export function finalTable(m: Merged, fields: readonly AggField[], keyName: stri
   const columns: Record<string, Vector> = { [keyName]: m.keyColumn(order, keyType) };
   fields.forEach((f, j) => {
     const acc = m.fields[j]!;
-    columns[f.name] = float64Vector(order.map((i) => value(f.fn, f, acc, i)));
+    columns[f.name] = float64Vector(order.length, (k) => value(f.fn, f, acc, order[k]!));
   });
-  columns['*'] = float64Vector(order.map((i) => m.count[i]!));
+  columns['*'] = float64Vector(order.length, (k) => m.count[order[k]!]!);
   return new Table(columns);
 }
 
@@ -124,10 +132,10 @@ export function partialTable(m: Merged, fields: readonly AggField[], keyType: Da
   fields.forEach((f, j) => {
     const acc = m.fields[j]!;
     for (const part of ['sum', 'count', 'min', 'max'] as const) {
-      columns[`${f.name}_${part}`] = float64Vector(order.map((i) => value(part, f, acc, i)));
+      columns[`${f.name}_${part}`] = float64Vector(order.length, (k) => value(part, f, acc, order[k]!));
     }
   });
-  columns['*'] = float64Vector(order.map((i) => m.count[i]!));
+  columns['*'] = float64Vector(order.length, (k) => m.count[order[k]!]!);
   return new Table(columns);
 }
 
