@@ -56,6 +56,9 @@ async function check(t: Awaited<ReturnType<typeof load>>, groupBy: string, expec
     const keys = table.getChildAt(0)!.toArray() as Key[];
     expect(table.schema.fields.map((f) => f.name)).toEqual([groupBy, 'temp', '*']);
     expect(new Set([...keys].map((k) => (typeof k === 'bigint' ? Number(k) : k)))).toEqual(new Set(expected.keys()));
+    // groups come sorted by key, a null key last
+    const sorted = [...keys].sort((a, b) => (a === null ? 1 : b === null ? -1 : a < b ? -1 : a > b ? 1 : 0));
+    expect([...keys]).toEqual(sorted);
     [...keys].forEach((k, i) => {
       const want = expected.get(typeof k === 'bigint' ? Number(k) : k)!;
       expect(table.getChild('*')!.get(i)).toBe(want['*']);
@@ -69,7 +72,7 @@ async function check(t: Awaited<ReturnType<typeof load>>, groupBy: string, expec
 describe('aggregate', () => {
   it('equals a reference for every aggr, key kind, bucket bounds and h3 resolution', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(obs, { maxLength: 60 }), fc.array(fc.integer({ min: -1, max: 52 }), { minLength: 1, maxLength: 4 }), fc.integer({ min: 0, max: 6 }), async (rows, bounds, res) => {
+      fc.asyncProperty(fc.array(obs, { maxLength: 60 }), fc.array(fc.integer({ min: -1, max: 52 }), { minLength: 1, maxLength: 4 }), fc.integer({ min: 0, max: 15 }), async (rows, bounds, res) => {
         const t = await load(rows, { partitionRows: 8 });
         await check(t, 'platform', reference(rows, (r) => [r.platform]));
         await check(t, 'platform', reference(rows.filter((r) => r.depth < 30), (r) => [r.platform]), 'depth < 30');
@@ -92,9 +95,12 @@ describe('aggregate', () => {
     for (const options of [{ workers: 0, partitionRows: 1 << 20 }, { workers: 2, partitionRows: 16, inlineRows: 1 }, { workers: 0, partitionRows: 50 }]) {
       const t = await load(rows, options);
       results.push((await t.aggregate('platform', { aggr: { temp: 'avg', depth: 'sum' } })).toArray().map((r) => r.toJSON()));
+      results.push((await t.aggregate('h3(lat, lon, 2)', { aggr: { temp: 'avg', depth: 'sum' } })).toArray().map((r) => r.toJSON()));
     }
-    expect(results[1]).toEqual(results[0]);
+    expect(results[3]).toEqual(results[1]);
+    expect(results[5]).toEqual(results[1]);
     expect(results[2]).toEqual(results[0]);
+    expect(results[4]).toEqual(results[0]);
   });
 
   it('documents empty groups, nulls and null keys; aggr metadata; the wire partial form', async () => {
@@ -113,6 +119,16 @@ describe('aggregate', () => {
     expect(partial).toEqual([
       { '': 'a', temp_sum: null, temp_count: 0, temp_min: null, temp_max: null, '*': 1 },
       { '': null, temp_sum: 10, temp_count: 2, temp_min: 4, temp_max: 6, '*': 2 },
+    ]);
+    // a null point is the null cell, sorted last, in the final and the partial form (cell keys are numbers until then)
+    const one = latLngToCell(1, 1, 4);
+    expect((await t.aggregate('h3(lat, lon, 4)', { aggr: { temp: 'sum' } })).toArray().map((r) => r.toJSON())).toEqual([
+      { 'h3(lat, lon, 4)': one, temp: 10, '*': 2 },
+      { 'h3(lat, lon, 4)': null, temp: null, '*': 1 },
+    ]);
+    expect((await t.aggregatePartials('h3(lat, lon, 4)', { aggr: { temp: 'sum' } })).toArray().map((r) => r.toJSON())).toEqual([
+      { '': one, temp_sum: 10, temp_count: 2, temp_min: 4, temp_max: 6, '*': 2 },
+      { '': null, temp_sum: null, temp_count: 0, temp_min: null, temp_max: null, '*': 1 },
     ]);
     // a polygon joins every cell whose centroid lies inside
     const cells = (await t.aggregate('h3(geom, 3)', { aggr: { temp: 'sum' } })).getChildAt(0)!.toArray();

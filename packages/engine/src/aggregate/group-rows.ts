@@ -3,10 +3,10 @@
 import { evaluateRow } from '../expr/reference.js';
 import { columnNodes, type TypedExpr } from '../expr/typed.js';
 import type { TaskColumn } from '../exec/task.js';
-import { geometryCells, keyCell, pointKey } from '../geo/h3.js';
+import { geometryCells, pointKey } from '../geo/h3.js';
 import { readGeometry } from '../geo/parse.js';
 import { BytesGroups, NumberGroups } from './groups.js';
-import type { KeyValue } from './partial.js';
+import type { GroupKeys, KeyValue } from './partial.js';
 import { valueReader } from './rows.js';
 import type { GroupKey } from './spec.js';
 
@@ -16,7 +16,7 @@ export interface Grouping {
   readonly rows: Int32Array | null;
   readonly gids: Int32Array;
   readonly pairs: number;
-  readonly keys: KeyValue[];
+  readonly keys: GroupKeys;
 }
 
 /** Groups the rows `rowAt(0..n)` by any key kind. */
@@ -27,8 +27,8 @@ export function groupRows(key: GroupKey, cols: Readonly<Record<string, TaskColum
     case 'bucket':
       return byBuckets(key, cols, rowAt, n);
     case 'h3point': {
-      const keys = h3PointKeys(cols[key.lat.name]!, cols[key.lon.name]!, key.res);
-      return byNumbers(keys, null, rowAt, n, (k) => (k !== k ? null : keyCell(k, key.res)));
+      const g = byNumbers(h3PointKeys(cols[key.lat.name]!, cols[key.lon.name]!, key.res), null, rowAt, n, (k) => k);
+      return { ...g, keys: Float64Array.from(g.keys as number[]) };
     }
     case 'h3geom':
       return byLists(n, rowAt, (r) => {

@@ -7,6 +7,14 @@ export class NumberGroups {
   private readonly scratch = new Float64Array(1);
   private readonly bits = new Int32Array(this.scratch.buffer);
 
+  /** Makes room for `n` keys without rehashing. */
+  reserve(n: number): void {
+    if (n * 2 <= this.slots.length) return;
+    let size = this.slots.length;
+    while (size < n * 2) size *= 2;
+    this.rehash(size);
+  }
+
   /** The id of `v`, added when new. */
   id(v: number): number {
     if (v === 0) v = 0; // -0
@@ -31,8 +39,13 @@ export class NumberGroups {
   }
 
   private grow(): void {
+    this.rehash(this.slots.length * 2);
+  }
+
+  // re-places the keys (ids unchanged) in a table of `size` slots
+  private rehash(size: number): void {
     const old = this.keys.slice();
-    this.slots = new Int32Array(this.slots.length * 2);
+    this.slots = new Int32Array(size);
     this.keys.length = 0;
     for (const k of old) this.id(k);
   }

@@ -1,6 +1,6 @@
 // Partial aggregates of one partition: group ids per row, then count/sum/min/max per group.
 import type { TaskColumn } from '../exec/task.js';
-import { keyCell } from '../geo/h3.js';
+import { accumulate } from './accumulate.js';
 import { byBytes, byNumbers, type Grouping, groupRows, h3PointKeys } from './group-rows.js';
 import type { AggregateTask, GroupKey } from './spec.js';
 
@@ -16,9 +16,16 @@ export interface FieldPartial {
   readonly max: Float64Array;
 }
 
+/**
+ * The keys of a partition's groups: values, or for `h3(lat, lon, res)` the cells as exact numbers
+ * (`geo/h3.ts` cellKey; NaN is the null cell), which cross threads as one buffer and merge in
+ * typed-array hash tables; cell id strings are made only for the final groups.
+ */
+export type GroupKeys = KeyValue[] | Float64Array;
+
 /** Partial aggregates: one entry per group, in order of first appearance. */
 export interface PartialAggregate {
-  readonly keys: KeyValue[];
+  readonly keys: GroupKeys;
   /** Rows per group (the `*` column). */
   readonly count: Float64Array;
   readonly fields: FieldPartial[];
@@ -27,7 +34,7 @@ export interface PartialAggregate {
 /** Group ids of every row of a partition for a key (-1 never occurs), and the key of each id. */
 export interface GroupCodes {
   readonly codes: Int32Array;
-  readonly keys: KeyValue[];
+  readonly keys: GroupKeys;
 }
 
 /**
@@ -69,8 +76,7 @@ function groupCodes(key: GroupKey, cols: Readonly<Record<string, TaskColumn>>, l
   const all = (j: number) => j;
   let g: Grouping;
   if (key.kind === 'h3point') {
-    const cells = h3PointKeys(cols[key.lat.name]!, cols[key.lon.name]!, key.res);
-    g = byNumbers(cells, null, all, length, (k) => (k !== k ? null : keyCell(k, key.res)));
+    g = byNumbers(h3PointKeys(cols[key.lat.name]!, cols[key.lon.name]!, key.res), null, all, length, (k) => k);
   } else {
     const typed = key.kind === 'expr' && key.typed.kind === 'column' ? key.typed : null;
     const col = cols[typed!.name]!;
@@ -78,40 +84,9 @@ function groupCodes(key: GroupKey, cols: Readonly<Record<string, TaskColumn>>, l
   }
   const codes = new Int32Array(new SharedArrayBuffer(Math.max(8, length * 4)), 0, length);
   codes.set(g.gids);
-  return { codes, keys: g.keys };
-}
-
-function accumulate(col: TaskColumn, physical: string, rows: Int32Array | null, gids: Int32Array, pairs: number, groups: number): FieldPartial {
-  const sum = new Float64Array(groups);
-  const comp = new Float64Array(groups);
-  const cnt = new Float64Array(groups);
-  const min = new Float64Array(groups).fill(Infinity);
-  const max = new Float64Array(groups).fill(-Infinity);
-  const validity = col.validity;
-  if (!/^(u?int|float|date32)/.test(physical)) {
-    // count only (strings, bools, ...): non-null values per group
-    for (let p = 0; p < pairs; p++) {
-      const r = rows === null ? p : rows[p]!;
-      if (validity === null || ((validity[r >> 3]! >> (r & 7)) & 1) === 1) cnt[gids[p]!]!++;
-    }
-    return { sum: sum.fill(NaN), comp, n: cnt, min: min.fill(NaN), max: max.fill(NaN) };
-  }
-  const values = col.values as ArrayLike<number | bigint>;
-  const wide = values instanceof BigInt64Array || values instanceof BigUint64Array;
-  for (let p = 0; p < pairs; p++) {
-    const r = rows === null ? p : rows[p]!;
-    if (validity !== null && ((validity[r >> 3]! >> (r & 7)) & 1) === 0) continue;
-    const v = wide ? Number(values[r]!) : (values[r] as number);
-    const g = gids[p]!;
-    // Neumaier's compensated sum
-    const s = sum[g]!;
-    const t = s + v;
-    comp[g]! += Math.abs(s) >= Math.abs(v) ? s - t + v : v - t + s;
-    sum[g] = t;
-    cnt[g]!++;
-    // -0 is below +0 (as Math.min/max), so the result does not depend on row or partition order
-    if (v < min[g]! || (v === 0 && min[g] === 0 && 1 / v < 0)) min[g] = v;
-    if (v > max[g]! || (v === 0 && max[g] === 0 && 1 / v > 0)) max[g] = v;
-  }
-  return { sum, comp, n: cnt, min, max };
+  if (key.kind !== 'h3point') return { codes, keys: g.keys };
+  // cell numbers in shared memory: sent back to workers with the codes at no copy
+  const cells = new Float64Array(new SharedArrayBuffer(Math.max(8, g.keys.length * 8)), 0, g.keys.length);
+  cells.set(g.keys as number[]);
+  return { codes, keys: cells };
 }

@@ -42,7 +42,7 @@ export function bor(parts: readonly string[], lazy = false): string {
 }
 
 /** Whether generated code calls a helper (string comparison, set lookup, geometry test): worth short-circuiting. */
-export const costly = (code: string): boolean => /\b(?:EQ|CMP)\(|\.(?:has|bytes|point)\(/.test(code);
+export const costly = (code: string): boolean => /\b(?:EQ|CMP)\(|\.(?:has|bytes|point|row)\(/.test(code);
 
 /** Bit `r` of an LSB-first bitmap: 0 or 1. */
 export const bit = (bitmap: string, r: string): string => `((${bitmap}[${r} >>> 3] >>> (${r} & 7)) & 1)`;

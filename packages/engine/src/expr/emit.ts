@@ -91,8 +91,11 @@ class Emitter {
       const args = e.args.map((a) => this.value(a));
       const test = this.ctx.constants.name(`geo:${e.op}:${e.wkt}`, () => geoTest(e.op, e.wkt));
       const [a, b] = args as [Val, CodeVal | undefined];
-      const call = a.rep === 'bytes' ? `${test}.bytes(${a.data}, ${a.start}, ${a.end}, ${/binary/.test(e.args[0]!.physical)})` : `${test}.point(${(a as CodeVal).code}, ${b!.code})`;
-      return band([...args.map((v) => v.valid), want ? call : `!${call}`], true);
+      // a geometry with its box columns (which share its validity) and the row, or a lon/lat pair
+      const sides = e.args.slice(1).map((c) => `v${this.ctx.column(c.name).index}`).join(', ');
+      const call = a.rep === 'bytes' ? `${test}.row(${a.data}, ${a.start}, ${a.end}, ${/binary/.test(e.args[0]!.physical)}, ${sides}, ${this.row.index})` : `${test}.point(${(a as CodeVal).code}, ${b!.code})`;
+      const valid = a.rep === 'bytes' ? [a.valid] : args.map((v) => v.valid);
+      return band([...valid, want ? call : `!${call}`], true);
     },
   };
 

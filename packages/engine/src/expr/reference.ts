@@ -55,7 +55,8 @@ function evaluator(row: (column: string) => unknown): Handlers<TypedExpr, Value>
       return a === null ? null : BigInt(a) * e.factor;
     },
     geo: (e) => {
-      const values = e.args.map((a) => row(a.name));
+      // a point pair, or a geometry (its box columns, args 1..4, are not needed here)
+      const values = e.args.slice(0, e.args.length === 2 ? 2 : 1).map((a) => row(a.name));
       if (values.some((v) => v === null || v === undefined)) return null;
       const test = geoTest(e.op, e.wkt);
       if (values.length === 2) return test.point(Number(values[0]), Number(values[1]));

@@ -105,7 +105,8 @@ export interface TypedRescale {
 
 /**
  * The exact geometry predicate `target <op> wkt` (see `geo/lower.ts`): `args` is one geometry column
- * (WKT utf8 or WKB binary) or a longitude and a latitude column forming a point. The type checker
+ * (WKT utf8 or WKB binary) followed by its four hidden box columns (xmin, ymin, xmax, ymax), or a
+ * longitude and a latitude column forming a point. The type checker
  * always puts it behind the bounding-box comparisons, so kernels run it only on candidate rows.
  */
 export interface TypedGeo {

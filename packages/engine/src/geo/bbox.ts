@@ -42,7 +42,8 @@ export function derivedColumns(schema: Schema, columns: readonly Data[]): { name
 
 /**
  * The boxes of every row of a utf8/binary geometry chunk (offset 0), as four side arrays; when
- * every geometry is a point (or null/empty), xmax and ymax are the xmin and ymin arrays themselves.
+ * every geometry is a Point (or null/empty), xmax and ymax are the xmin and ymin arrays themselves
+ * (stored once; exact predicates then test every row as a point on its box, `predicate.ts`).
  */
 export function boxesOf(data: Data, wkb: boolean): Float64Array[] {
   const n = data.length;
@@ -54,9 +55,11 @@ export function boxesOf(data: Data, wkb: boolean): Float64Array[] {
   for (let i = 0; i < n; i++) {
     if (validity && ((validity[i >> 3]! >> (i & 7)) & 1) === 0) continue;
     if (wkb && wkbPoint(bytes, Number(offsets[i]!), Number(offsets[i + 1]!), sides, i)) continue;
-    const box = bboxOf(readGeometry(geometryInput(data, i, wkb)));
+    const geometry = readGeometry(geometryInput(data, i, wkb));
+    const box = bboxOf(geometry);
     if (box) for (let s = 0; s < 4; s++) sides[s]![i] = box[s]!;
-    if (box && (box[0] !== box[2] || box[1] !== box[3])) points = false;
+    // only Points: a degenerate line or polygon has a point box but not a point's predicates
+    if (box && (box[0] !== box[2] || box[1] !== box[3] || (geometry as unknown as { getGeometryType(): string }).getGeometryType() !== 'Point')) points = false;
   }
   return points ? [sides[0]!, sides[1]!, sides[0]!, sides[1]!] : sides;
 }

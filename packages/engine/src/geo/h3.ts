@@ -10,8 +10,11 @@ import type { Geometry } from './parse.js';
  * keyCell(cellKey(latLngToCell(48.85, 2.35, 5), 5), 5) // '851fb467fffffff'
  */
 export function cellKey(cell: string, res: number): number {
-  const [lo, hi] = h3().h3IndexToSplitLong(cell);
-  return Math.floor(((hi & 0xfffff) * 2 ** 32 + (lo >>> 0)) / SHIFT[res]!);
+  // the hex halves as h3-js's h3IndexToSplitLong reads them, without its per-call validation regex
+  // (a cell from latLngToCell is well-formed; on the first h3 query this is one call per row)
+  const hi = parseInt(cell.slice(0, -8), 16);
+  const lo = parseInt(cell.slice(-8), 16);
+  return Math.floor(((hi & 0xfffff) * 2 ** 32 + lo) / SHIFT[res]!);
 }
 
 /** The key of the resolution-`res` cell containing a coordinate (degrees), as h3-js's latLngToCell. */
@@ -27,6 +30,24 @@ export function keyCell(key: number, res: number): string {
   const lo = bits % 2 ** 32;
   return h3().splitLongToH3Index(lo, hi);
 }
+
+/** Every H3 index is 15 hex digits (4 zero bits, then mode 1: the first digit is always 8). */
+export const CELL_ID_LENGTH = 15;
+
+/**
+ * Writes the id string of a key at resolution `res` as ASCII hex into `out[at, at + 15)`, the bytes
+ * of `keyCell(key, res)` without making a string (result columns of many cells are built this way).
+ */
+export function writeCellId(key: number, res: number, out: Uint8Array, at: number): void {
+  const shift = SHIFT[res]!;
+  const bits = key * shift + (shift - 1);
+  const hi = 0x08000000 | (res << 20) | Math.floor(bits / 2 ** 32);
+  const lo = bits % 2 ** 32;
+  for (let d = 6; d >= 0; d--) out[at + 6 - d] = HEX[(hi >>> (4 * d)) & 15]!;
+  for (let d = 7; d >= 0; d--) out[at + 14 - d] = HEX[(lo >>> (4 * d)) & 15]!;
+}
+
+const HEX = new TextEncoder().encode('0123456789abcdef');
 
 /** Checks an h3 resolution argument; returns an error message or null. */
 export function resolutionProblem(res: unknown): string | null {

@@ -56,7 +56,7 @@ export function lowerSpatial(e: SpatialExpr, schema: Schema, operand: TypedExpr,
 
 interface Target {
   readonly sides: Readonly<Record<Side, TypedColumn>>;
-  /** What the exact predicate reads: [geometry] or [lon, lat]. */
+  /** What the exact predicate reads: [geometry, xmin, ymin, xmax, ymax] (its stored box) or [lon, lat]. */
   readonly args: readonly TypedColumn[];
 }
 
@@ -70,7 +70,9 @@ function targetOf(e: SpatialExpr, schema: Schema, query: string): Target {
   const klass = fieldInfo(field).class;
   if (klass === 'geometry') {
     const hidden = (s: Side): TypedColumn => ({ kind: 'column', name: bboxColumn(arg.name, s), physical: 'float64', unit: null, type: 'float' });
-    return { sides: { xmin: hidden('xmin'), ymin: hidden('ymin'), xmax: hidden('xmax'), ymax: hidden('ymax') }, args: [col(arg.name)] };
+    const sides = { xmin: hidden('xmin'), ymin: hidden('ymin'), xmax: hidden('xmax'), ymax: hidden('ymax') };
+    // the box rides along: a point row is tested on its box (the point) without decoding the geometry
+    return { sides, args: [col(arg.name), sides.xmin, sides.ymin, sides.xmax, sides.ymax] };
   }
   const pair = spatialColumns(schema).points.find((p) => p.lat === arg.name || p.lon === arg.name);
   if (pair) {

@@ -19,6 +19,13 @@ export interface GeoTest {
   point(x: number, y: number): boolean;
   /** A geometry row stored as WKB (`wkb`) or UTF-8 WKT bytes `data[start, end)`. */
   bytes(data: Uint8Array, start: number, end: number, wkb: boolean): boolean;
+  /**
+   * Row `i` of a geometry column with its stored box columns. A point is tested on its box (the
+   * point) without decoding: every row when the box columns are one array for xmin/xmax and
+   * ymin/ymax (a partition of Points only, see `bbox.ts`), else a row whose box is a point and
+   * whose encoding says Point. Anything else as `bytes`.
+   */
+  row(data: Uint8Array, start: number, end: number, wkb: boolean, xmin: Float64Array, ymin: Float64Array, xmax: Float64Array, ymax: Float64Array, i: number): boolean;
   /** Any parsed row geometry. */
   geometry(g: Geometry): boolean;
 }
@@ -63,22 +70,48 @@ export function geoTest(op: GeoOp, wkt: string): GeoTest {
     return geometry(factory().createPoint(new Coord(x, y)) as unknown as Geometry);
   };
   const decoder = new TextDecoder();
+  const bytes = (data: Uint8Array, start: number, end: number, wkb: boolean): boolean => {
+    if (wkb && end - start === 21 && isWkbPoint(data, start)) {
+      const view = new DataView(data.buffer, data.byteOffset + start, 21);
+      const little = data[start] === 1;
+      const [x, y] = [view.getFloat64(5, little), view.getFloat64(13, little)];
+      if (!Number.isNaN(x) && !Number.isNaN(y)) return point(x, y);
+    }
+    return geometry(readGeometry(wkb ? data.subarray(start, end) : decoder.decode(data.subarray(start, end))));
+  };
   return {
     point,
     geometry,
-    bytes: (data, start, end, wkb) => {
-      if (wkb && end - start === 21) {
-        const view = new DataView(data.buffer, data.byteOffset + start, 21);
-        const little = view.getUint8(0) === 1;
-        if (view.getUint32(1, little) === 1) {
-          const [x, y] = [view.getFloat64(5, little), view.getFloat64(13, little)];
-          if (!Number.isNaN(x) && !Number.isNaN(y)) return point(x, y);
-        }
-      }
-      return geometry(readGeometry(wkb ? data.subarray(start, end) : decoder.decode(data.subarray(start, end))));
+    bytes,
+    row: (data, start, end, wkb, xmin, ymin, xmax, ymax, i) => {
+      const [x, y] = [xmin[i]!, ymin[i]!];
+      if (xmax === xmin && ymax === ymin) return point(x, y);
+      // a non-empty point's box is the point (an empty one's is NaN, never equal)
+      if (x === xmax[i] && y === ymax[i] && (wkb ? end - start >= 5 && isWkbPoint(data, start) : isWktPoint(data, start, end))) return point(x, y);
+      return bytes(data, start, end, wkb);
     },
   };
 }
+
+/** Whether WKB at `data[start]` is a Point: ISO types 1, 1001, 2001, 3001, EWKB flags in the top bits. */
+export function isWkbPoint(data: Uint8Array, start: number): boolean {
+  const little = data[start] === 1;
+  const type = little
+    ? data[start + 1]! | (data[start + 2]! << 8) | (data[start + 3]! << 16) | (data[start + 4]! << 24)
+    : (data[start + 1]! << 24) | (data[start + 2]! << 16) | (data[start + 3]! << 8) | data[start + 4]!;
+  return (type & 0x0fffffff) % 1000 === 1;
+}
+
+/** Whether UTF-8 WKT `data[start, end)` is a Point (`POINT`, any case, after leading whitespace; not MULTIPOINT). */
+export function isWktPoint(data: Uint8Array, start: number, end: number): boolean {
+  let i = start;
+  while (i < end && (data[i] === 32 || (data[i]! >= 9 && data[i]! <= 13))) i++;
+  if (end - i < 5) return false;
+  for (let k = 0; k < 5; k++) if ((data[i + k]! | 0x20) !== POINT[k]) return false;
+  return true;
+}
+
+const POINT = [...'point'].map((c) => c.charCodeAt(0));
 
 // jsts's RelateOp directly (its `monkey.js`, which puts these on Geometry, also loads overlay,
 // buffer, union and more)

@@ -121,4 +121,17 @@ describe('point boxes', () => {
       expect(await ids(p as typeof t, `not (${col} ~ "${square}")`)).toEqual([2]);
     }
   });
+
+  it('do not treat a partition with a degenerate line (a point box, not a Point) as points only', async () => {
+    const store = await freshStore();
+    const p = store.table('deg');
+    await p.create(schema);
+    // jsts: LINESTRING(1 1, 1 1) does not intersect a line through (1 1), where POINT(1 1) would
+    const line = 'LINESTRING(1 1, 1 1)';
+    await p.insert([rows[0]!, { id: 7, geom: line, wkb: wkb(line), lat: 1, lon: 1 }]);
+    for (const col of ['geom', 'wkb']) {
+      expect(await ids(p as Awaited<ReturnType<typeof table>>, `${col} intersect "LINESTRING(0 0, 6 6)"`)).toEqual([1]);
+      expect(await ids(p as Awaited<ReturnType<typeof table>>, `${col} contains "POINT(5 5)"`)).toEqual([1]);
+    }
+  });
 });
