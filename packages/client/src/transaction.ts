@@ -1,4 +1,5 @@
 // A remote transaction: tx_id carried by insert, replace and select; commit or rollback ends it.
+import { type RecordBatch, Table } from 'apache-arrow';
 import { HaloclineError, type InsertData, type MatchOptions, type Row, type SelectOptions, type TransactionApi, type TransactionState, batchToRows } from '@halocline/engine';
 import type { Http } from './http.js';
 import { readBatches } from './ipc.js';
@@ -6,10 +7,10 @@ import type { RemoteCursor } from './cursor.js';
 import type { RemoteTable } from './table.js';
 
 /**
- * The server holds the transaction; it is rolled back there after an idle timeout. `replace` differs
- * from the engine's in one case: the server removes the rows as it streams them (ahead of the client by
- * the stream and socket buffers), so a caller that stops early has lost every row already sent, not only those it
- * reached (the conformance suite's `replaceRemovesWholeAnswer`). Read a replace to its end.
+ * The server holds the transaction; it is rolled back there after an idle timeout. `replace` keeps
+ * the engine's semantics: the server removes the rows as it streams them (ahead of the caller by the
+ * stream and socket buffers), so when the caller stops early the rows it did not reach are read to the
+ * end of the answer and inserted back in the same transaction: the table keeps them.
  */
 export class RemoteTransaction implements TransactionApi {
   private status: TransactionState = 'active';
@@ -36,7 +37,23 @@ export class RemoteTransaction implements TransactionApi {
   }
 
   async *replace(filter: string, options: MatchOptions = {}): AsyncGenerator<Row> {
-    for await (const b of this.removed(filter, options)) yield* batchToRows(b);
+    const it = this.removed(filter, options);
+    // the batch being yielded and the first of its rows not reached yet
+    let batch: RecordBatch | undefined;
+    let next = 0;
+    let finished = false;
+    try {
+      for (let r = await it.next(); !r.done; r = await it.next()) {
+        batch = r.value;
+        const rows = batchToRows(batch);
+        for (next = 0; next < rows.length; ) yield rows[next++]!;
+      }
+      finished = true;
+    } finally {
+      // the caller left early (break, return or throw): what the server removed beyond the rows
+      // it reached goes back in, so the table keeps them as the engine's replace would
+      if (!finished && this.status === 'active') await this.restore(batch && next < batch.numRows ? batch.slice(next) : undefined, it);
+    }
   }
 
   select(filter?: string, options: SelectOptions = {}): RemoteCursor {
@@ -61,6 +78,12 @@ export class RemoteTransaction implements TransactionApi {
     if (this.status !== 'active') throw new HaloclineError('InvalidArgument', `the transaction is ${this.status}; it cannot be rolled back`);
     this.status = 'rolled back';
     await this.end('rollback');
+  }
+
+  private async restore(rest: RecordBatch | undefined, it: AsyncGenerator<RecordBatch>): Promise<void> {
+    const batches = rest ? [rest] : [];
+    for (let r = await it.next(); !r.done; r = await it.next()) if (r.value.numRows > 0) batches.push(r.value);
+    if (batches.length > 0) await this.table.insert(new Table(batches), this.txId);
   }
 
   private async *removed(filter: string, options: MatchOptions) {

@@ -12,12 +12,6 @@ export interface ConformanceTarget {
   readonly name: string;
   /** A new table that does not exist yet (no schema); each call a different one. */
   readonly openTable: () => Promise<TableApi>;
-  /**
-   * The one documented difference of a remote table: the server removes a `replace`'s matches as it
-   * streams them, so a caller that stops early still loses every row the answer carried (the engine
-   * removes each row only as it is yielded). True for `@halocline/client` tables.
-   */
-  readonly replaceRemovesWholeAnswer?: boolean;
 }
 
 /**
@@ -30,7 +24,7 @@ export function runConformance(target: ConformanceTarget): void {
     schemaSuite(target.openTable);
     selectSuite(target.openTable);
     aggregateSuite(target.openTable);
-    txSuite(target.openTable, target.replaceRemovesWholeAnswer ?? false);
+    txSuite(target.openTable);
     rawSuite(target.openTable);
   });
 }
