@@ -2,14 +2,31 @@
 import { compileFilter, type CompiledFilter } from '../expr/index.js';
 import type { ColumnArrays } from '../expr/kernel.js';
 import { compactInPlace, gather } from './gather.js';
+import { narrowTask, sortedRange } from './narrow.js';
 import { partialAggregate } from '../aggregate/partial.js';
 import type { ResultColumn, ScanResult, ScanTask, TaskColumn } from './task.js';
 
 const kernels = new Map<string, CompiledFilter>();
 const MAX_KERNELS = 256;
 
-/** Runs one scan task to completion on the calling thread. */
+/**
+ * Runs one scan task to completion on the calling thread. A partition sorted by a column the filter
+ * bounds is scanned over the row range that can match only; positions come back relative to the partition.
+ */
 export function runScan(task: ScanTask): ScanResult {
+  const range = sortedRange(task);
+  if (range === null) return scanPart(task);
+  const [lo, hi] = range;
+  const sub = narrowTask(task, lo, hi);
+  narrowed.add(sub);
+  const { codes: _, ...result } = scanPart(sub); // codes of a row range are not the partition's
+  return { ...result, scanned: hi - lo, ...(result.rows ? { rows: lo === 0 ? result.rows : result.rows.map((r) => r + lo) } : {}) };
+}
+
+// tasks over a row range: their columns are sub-views (offsets not from 0, null counts of the whole), never handed back as they are
+const narrowed = new WeakSet<ScanTask>();
+
+function scanPart(task: ScanTask): ScanResult {
   if (task.mode === 'aggregate') return aggregateScan(task);
   if (task.mode === 'count' && task.deletedRows && !task.withRows) return { count: countLive(task, task.deletedRows) };
   if (task.deleted || task.withRows) return scanSelected(task);
@@ -97,6 +114,10 @@ const pick = (col: TaskColumn, sel: Int32Array, count: number): ResultColumn => 
 
 // every row selected: hand back the input buffers themselves, no copy
 function passThrough(task: ScanTask): ResultColumn[] {
+  if (narrowed.has(task)) {
+    const all = Int32Array.from({ length: task.length }, (_, i) => i);
+    return task.project.map((name) => gather(task.columns[name]!, all, all.length));
+  }
   return task.project.map((name) => {
     const c = task.columns[name]!;
     return { values: c.values, validity: c.validity, offsets: c.offsets, nullCount: c.nullCount };

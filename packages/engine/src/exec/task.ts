@@ -43,6 +43,8 @@ export interface ScanTask {
   readonly aggregate?: AggregateTask;
   /** Aggregate mode: cached group codes of the key (see aggregate/partial.ts), if any. */
   readonly codes?: GroupCodes;
+  /** The partition's rows are ordered by this column (nulls and NaN last): the scan reads only the rows the filter can match (exec/narrow.ts). */
+  readonly sortedBy?: string;
 }
 
 /** One output column of a select; buffers are SharedArrayBuffer-backed (or the input's own). */
@@ -63,4 +65,6 @@ export interface ScanResult {
   readonly partial?: PartialAggregate;
   /** Aggregate mode: group codes computed for the key (codes in a SharedArrayBuffer), for the cache. */
   readonly codes?: GroupCodes;
+  /** Rows of the partition the kernel ran over (all but those a sorted partition rules out). */
+  readonly scanned?: number;
 }

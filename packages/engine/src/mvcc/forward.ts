@@ -26,9 +26,10 @@ export function concatForwards(snap: Snapshot, run: readonly PartRecord[], to: s
 
 /**
  * Forwards of a k-d split merge: the live rows of `run`, concatenated in order, were distributed to
- * the partitions `to` (leaf `L` holds the merged rows `leaves[L]`, ascending).
+ * the partitions `to` (leaf `L` holds the merged rows `leaves[L]`, ascending; or, when `at` is given,
+ * in any order, merged row m being row `at[m]` of its leaf).
  */
-export function splitForwards(snap: Snapshot, run: readonly PartRecord[], to: readonly string[], leaves: readonly Int32Array[]): ForwardRecord[] {
+export function splitForwards(snap: Snapshot, run: readonly PartRecord[], to: readonly string[], leaves: readonly Int32Array[], at?: Uint32Array): ForwardRecord[] {
   const total = leaves.reduce((n, l) => n + l.length, 0);
   const wide = to.length > 256;
   const leafOf = wide ? new Uint16Array(total) : new Uint8Array(total);
@@ -45,7 +46,8 @@ export function splitForwards(snap: Snapshot, run: readonly PartRecord[], to: re
     for (let m = 0; m < live; m++) seen[slice[m]!]!++;
     offset += live;
     const leaf = new Uint8Array(slice.buffer, slice.byteOffset, slice.byteLength);
-    return { part: p.id, to: null, offset: 0, asOf: snap.record.version, dropped: encodePositions(dropped), split: { to, base, leaf, wide } };
+    const rows = at ? { at: new Uint8Array(at.slice(offset - live, offset).buffer) } : {};
+    return { part: p.id, to: null, offset: 0, asOf: snap.record.version, dropped: encodePositions(dropped), split: { to, base, leaf, wide, ...rows } };
   });
 }
 
@@ -60,6 +62,11 @@ export function forwardRows(f: ForwardRecord, rows: Uint32Array): PartRows[] | n
   const { to, base, leaf, wide } = f.split;
   const leafOf = wide ? new Uint16Array(leaf.buffer, leaf.byteOffset, leaf.byteLength >> 1) : leaf;
   const byLeaf = to.map(() => [] as number[]);
+  if (f.split.at) {
+    const at = u32(f.split.at);
+    for (const m of live) byLeaf[leafOf[m]!]!.push(at[m]!);
+    return byLeaf.flatMap((r, L) => (r.length > 0 ? [{ part: to[L]!, rows: Uint32Array.from(r).sort() }] : []));
+  }
   const count = [...base];
   let k = 0;
   for (let m = 0; k < live.length; m++) {
@@ -84,6 +91,9 @@ export function mergeRows(lists: readonly Uint32Array[]): Uint32Array {
   }
   return out.sort();
 }
+
+// a u32 LE list stored as bytes (copied when not 4-byte aligned)
+const u32 = (b: Uint8Array): Uint32Array => (b.byteOffset % 4 === 0 ? new Uint32Array(b.buffer, b.byteOffset, b.byteLength >> 2) : new Uint32Array(b.slice().buffer));
 
 // the merged-row index (live rows before it) of each row; null when one of them was dropped
 function liveIndexes(rows: Uint32Array, dropped: Uint32Array): Uint32Array | null {

@@ -127,8 +127,12 @@ async function task(ctx: StoreContext, snap: Snapshot, part: PartRecord, plan: P
   const project = mode === 'count' ? [] : plan.output.fields.map((f) => f.name);
   const deleted = snap.deleted.get(part.id);
   const deletedColumns = mode === 'count' && filter !== null && deleted?.rows ? deletedColumnsOf(deleted, deleted.rows, columns) : null;
-  return { mode, length: part.rows, filter, columns, project, deleted: deleted?.bits ?? null, deletedRows: deleted?.rows ?? null, deletedColumns };
+  return { mode, length: part.rows, filter, columns, project, deleted: deleted?.bits ?? null, deletedRows: deleted?.rows ?? null, deletedColumns, ...sortedBy(part, filter) };
 }
+
+/** The sort column of a partition when the filter reads it (the scan narrows to the rows it can match). */
+export const sortedBy = (part: PartRecord, filter: ScanTask['filter']): { sortedBy?: string } =>
+  part.sortedBy !== undefined && filter?.columns.includes(part.sortedBy) ? { sortedBy: part.sortedBy } : {};
 
 // the values of the deleted rows, per deletion vector and column: a count subtracts their matches (see exec/scan.ts)
 const gathered = new WeakMap<Deleted, Map<string, TaskColumn>>();

@@ -49,6 +49,8 @@ export interface PartRecord {
    */
   readonly level?: number;
   readonly run?: string;
+  /** The rows are ordered by this column, ascending, nulls and NaN last (k-d split leaves; see write/tiers.ts). */
+  readonly sortedBy?: string;
 }
 
 /**
@@ -79,7 +81,8 @@ export interface GarbageRecord {
  * Where the rows of a partition rewritten by compaction went: row r (not deleted as of `asOf`) is
  * row `offset + r - (deleted rows before r)` of part `to` (null: every row was deleted), or, after a
  * k-d split merge (`split`), live row m went to leaf `split.to[L]` with L = `split.leaf[m]`, as
- * row `split.base[L]` + (earlier live rows of this partition that went to L). A transaction that
+ * row `split.base[L]` + (earlier live rows of this partition that went to L), or row `split.at[m]`
+ * when the merge sorted its leaves. A transaction that
  * began before the rewrite translates its deletions through it at commit (mvcc/forward.ts).
  */
 export interface ForwardRecord {
@@ -95,6 +98,8 @@ export interface ForwardRecord {
     /** The leaf index of each live row: u8, or u16 LE when `wide` (more than 256 leaves). */
     readonly leaf: Uint8Array;
     readonly wide: boolean;
+    /** Leaves ordered by a column (`sortedBy`): the row of each live row in its leaf, u32 LE, instead of `base` + earlier rows. */
+    readonly at?: Uint8Array;
   };
 }
 

@@ -10,6 +10,8 @@ import type { ForwardRecord, PartRecord } from '../storage/records.js';
 import { kdSplit, takeRows } from './kd-split.js';
 import { type WrittenPart, removeParts, sliceColumns, writePart } from './partition.js';
 import { splitColumns } from './split-key.js';
+import { taskColumn } from '../exec/arrays.js';
+import { searchable } from '../exec/narrow.js';
 
 /** Runs of one tier merged together into the next tier. */
 export const FANOUT = 4;
@@ -61,7 +63,8 @@ export interface TierWrite {
 
 /**
  * Writes the live rows of `inputs` as partitions of at most `leafRows` rows, split k-d style
- * over the indexed columns' keys, tagged with `level` and one new run id. Removes them on failure.
+ * over the indexed columns' keys, tagged with `level` and one new run id, each leaf's rows ordered by
+ * the first indexed column with one key a scan can binary-search (`sortedBy`). Removes them on failure.
  */
 export async function writeTier(ctx: StoreContext, snap: Snapshot, pick: TierPick): Promise<TierWrite> {
   const schema = snap.schema;
@@ -72,20 +75,25 @@ export async function writeTier(ctx: StoreContext, snap: Snapshot, pick: TierPic
   const columns = sliceColumns(schema, batches, 0, rows);
   const keys: Float64Array[] = [];
   const spans: number[] = [];
+  let order: { name: string; key: Float64Array } | null = null;
   for (const c of splitColumns(schema.fields)) {
-    const dims = c.key(columns[schema.fields.findIndex((f) => f.name === c.name)]!);
+    const data = columns[schema.fields.findIndex((f) => f.name === c.name)]!;
+    const dims = c.key(data);
+    if (order === null && dims.length === 1 && searchable(taskColumn(data))) order = { name: c.name, key: dims[0]! };
     keys.push(...dims);
     // one dimension: the column's range over the table; several (a geometry's centre): their own spread
     spans.push(...(dims.length === 1 ? [tableSpread(snap, c.name)] : dims.map(() => Number.NaN)));
   }
-  const leaves = kdSplit(keys, rows, leafRows(ctx.options.partitionRows), spans);
+  const split = kdSplit(keys, rows, leafRows(ctx.options.partitionRows), spans);
+  const leaves = order ? split.map((leaf) => sortRows(leaf, order.key)) : split;
+  const at = order ? positions(leaves, rows) : undefined;
   const run = randomBytes(6).toString('hex');
   const seq = Math.min(...pick.inputs.map((p) => p.seq));
   const written: (WrittenPart & { seq: number })[] = [];
   try {
     for (const [i, leaf] of leaves.entries()) {
       const part = await writePart(ctx, snap.record.id, schema, takeRows(schema.fields, columns, leaf));
-      written.push({ ...part, level: pick.level, run, seq: seq + i / leaves.length });
+      written.push({ ...part, level: pick.level, run, seq: seq + i / leaves.length, ...(order ? { sortedBy: order.name } : {}) });
     }
   } catch (e) {
     await removeParts(ctx, written);
@@ -96,8 +104,29 @@ export async function writeTier(ctx: StoreContext, snap: Snapshot, pick: TierPic
     pick.inputs,
     written.map((w) => w.id),
     leaves,
+    at,
   );
   return { written, forwards };
+}
+
+/**
+ * The rows of a leaf ordered by their keys, ascending, NaN (null) last, ties in row order. A sorted
+ * leaf lets a scan read only the rows a range filter on the column can match (exec/narrow.ts).
+ */
+export function sortRows(rows: Int32Array, key: Float64Array): Int32Array {
+  const order = Array.from(rows);
+  order.sort((a, b) => {
+    const [x, y] = [key[a]!, key[b]!];
+    return x < y ? -1 : x > y ? 1 : x === x ? (y === y ? 0 : -1) : y === y ? 1 : 0;
+  });
+  return Int32Array.from(order);
+}
+
+// the row of each merged row in its leaf
+function positions(leaves: readonly Int32Array[], rows: number): Uint32Array {
+  const at = new Uint32Array(rows);
+  for (const leaf of leaves) for (let j = 0; j < leaf.length; j++) at[leaf[j]!] = j;
+  return at;
 }
 
 // max - min of a column over the zone maps of every partition (keys of numeric and temporal columns)
