@@ -1,0 +1,78 @@
+// Tables whose k-d leaves are sorted by an indexed column: counts, selects and deletes agree with a brute-force evaluation.
+import { Field, Float64, Int32, Schema } from 'apache-arrow';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { StoreContext } from '../context.js';
+import { openSnapshot } from '../read/snapshot.js';
+import { freshStore } from '../test-util/store.js';
+import { compactOnce } from './compact.js';
+
+const schema = new Schema([new Field('d', new Float64(), true, new Map([['index', 'true']])), new Field('id', new Int32(), false)]);
+const cell = fc.oneof(fc.integer({ min: -20, max: 20 }), fc.constantFrom(-0, 0, 0.5, Number.NaN, null));
+type Row = { d: number | null; id: number };
+type Tri = boolean | null;
+// a filter as its text and its three-valued meaning on a row (null compares to null, NaN compares false but `!=` true)
+type Filter = { text: string; on: (r: Row) => Tri };
+const cmp: Record<string, (a: number, b: number) => boolean> = { '<': (a, b) => a < b, '<=': (a, b) => a <= b, '>': (a, b) => a > b, '>=': (a, b) => a >= b, '==': (a, b) => a === b, '!=': (a, b) => a !== b };
+const compare = fc
+  .tuple(fc.constantFrom(...Object.keys(cmp)), fc.oneof(fc.integer({ min: -21, max: 21 }).map(String), fc.constantFrom('-0', '0.5')))
+  .map(([o, b]): Filter => ({ text: `d ${o} ${b}`, on: (r) => (r.d === null ? null : cmp[o]!(r.d, Number(b))) }));
+const leaf = fc.oneof(
+  compare,
+  fc.constantFrom<Filter>(
+    { text: 'd is null', on: (r) => r.d === null },
+    { text: 'd is not null', on: (r) => r.d !== null },
+    { text: 'id < 30', on: (r) => r.id < 30 },
+    { text: 'd in (3, -4)', on: (r) => (r.d === null ? null : r.d === 3 || r.d === -4) },
+  ),
+);
+const and3 = (a: Tri, b: Tri): Tri => (a === false || b === false ? false : a === null || b === null ? null : true);
+const or3 = (a: Tri, b: Tri): Tri => (a === true || b === true ? true : a === null || b === null ? null : false);
+const filter: fc.Arbitrary<Filter> = fc.letrec<{ f: Filter }>((tie) => ({
+  f: fc.oneof(
+    { depthSize: 'small' },
+    leaf,
+    leaf,
+    fc.tuple(tie('f'), tie('f')).map(([a, b]): Filter => ({ text: `(${a.text}) and (${b.text})`, on: (r) => and3(a.on(r), b.on(r)) })),
+    fc.tuple(tie('f'), tie('f')).map(([a, b]): Filter => ({ text: `(${a.text}) or (${b.text})`, on: (r) => or3(a.on(r), b.on(r)) })),
+    tie('f').map((a): Filter => ({ text: `not (${a.text})`, on: (r) => (a.on(r) === null ? null : !a.on(r)) })),
+  ),
+})).f;
+
+describe('sorted k-d leaves', () => {
+  it('counts, selects and deletes of range filters equal a brute-force evaluation', async () => {
+    const store = await freshStore({ partitionRows: 1024, compactRun: 100 });
+    try {
+      const t = store.table('s');
+      await t.create(schema);
+      const ctx = (t as unknown as { ctx: StoreContext }).ctx;
+      const data = fc.sample(fc.array(cell, { minLength: 200, maxLength: 200 }), { numRuns: 1, seed: 7 })[0]!;
+      const rows: Row[] = data.map((d, id) => ({ d, id }));
+      for (let b = 0; b < rows.length; b += 25) await t.insert(rows.slice(b, b + 25));
+      Object.assign(ctx.options, { compactRun: 2, partitionRows: 160 }); // leaves of 40 rows
+      const id = openSnapshot(ctx, 's');
+      id.release();
+      while (await compactOnce(ctx, 's', id.record.id));
+      const snap = openSnapshot(ctx, 's');
+      snap.release();
+      expect(snap.parts.length).toBeGreaterThan(2);
+      expect(snap.parts.every((p) => p.sortedBy === 'd')).toBe(true);
+      let live = rows;
+      await fc.assert(
+        fc.asyncProperty(filter, fc.boolean(), async ({ text: query, on }, remove) => {
+          const want = live.filter((r) => on(r) === true).map((r) => r.id).sort((a, b) => a - b);
+          expect(await t.select(query).count()).toBe(want.length);
+          expect((await t.select(query).all()).map((r) => r.id as number).sort((a, b) => a - b)).toEqual(want);
+          if (remove && want.length < 20) {
+            expect(await t.transaction((tx) => tx.delete(query))).toBe(want.length);
+            live = live.filter((r) => !want.includes(r.id));
+          }
+        }),
+        { numRuns: 120, seed: 11 },
+      );
+      expect((await t.select().all()).length).toBe(live.length);
+    } finally {
+      await store.close();
+    }
+  }, 60_000);
+});
