@@ -6,6 +6,7 @@ import type { StoreContext } from '../context.js';
 import { openSnapshot } from '../read/snapshot.js';
 import { freshStore } from '../test-util/store.js';
 import { compactOnce } from './compact.js';
+import { sortRows } from './tiers.js';
 
 const schema = new Schema([new Field('d', new Float64(), true, new Map([['index', 'true']])), new Field('id', new Int32(), false)]);
 const cell = fc.oneof(fc.integer({ min: -20, max: 20 }), fc.constantFrom(-0, 0, 0.5, Number.NaN, null));
@@ -40,6 +41,20 @@ const filter: fc.Arbitrary<Filter> = fc.letrec<{ f: Filter }>((tie) => ({
 })).f;
 
 describe('sorted k-d leaves', () => {
+  it('sortRows orders rows by key like a stable comparison sort, NaN last, -0 and +0 tied', () => {
+    const key = fc.oneof(fc.double(), fc.constantFrom(-0, 0, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 1e-310, -1e-310));
+    fc.assert(
+      fc.property(fc.array(key, { maxLength: 300 }), fc.array(fc.nat()), (keys, picks) => {
+        const k = Float64Array.from(keys);
+        const rows = Int32Array.from(new Set(picks.map((p) => p % Math.max(1, keys.length)).filter((p) => p < keys.length))).sort();
+        const rank = (x: number) => (Number.isNaN(x) ? Number.POSITIVE_INFINITY : x);
+        const expected = Array.from(rows).sort((a, b) => (Number.isNaN(k[a]!) ? 1 : 0) - (Number.isNaN(k[b]!) ? 1 : 0) || rank(k[a]!) - rank(k[b]!) || 0);
+        expect(Array.from(sortRows(rows, k))).toEqual(expected);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('counts, selects and deletes of range filters equal a brute-force evaluation', async () => {
     const store = await freshStore({ partitionRows: 1024, compactRun: 100 });
     try {

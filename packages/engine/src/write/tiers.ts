@@ -110,17 +110,55 @@ export async function writeTier(ctx: StoreContext, snap: Snapshot, pick: TierPic
 }
 
 /**
- * The rows of a leaf ordered by their keys, ascending, NaN (null) last, ties in row order. A sorted
- * leaf lets a scan read only the rows a range filter on the column can match (exec/narrow.ts).
+ * The rows of a leaf ordered by their keys, ascending, NaN (null) last, ties (and -0, +0) in row
+ * order. A sorted leaf lets a scan read only the rows a range filter on the column can match
+ * (exec/narrow.ts). An LSD radix sort of the keys' order-preserving 64-bit images, 11 bits a pass:
+ * linear, where a comparison sort of a 250k-row leaf costs ~250 ms.
  */
 export function sortRows(rows: Int32Array, key: Float64Array): Int32Array {
-  const order = Array.from(rows);
-  order.sort((a, b) => {
-    const [x, y] = [key[a]!, key[b]!];
-    return x < y ? -1 : x > y ? 1 : x === x ? (y === y ? 0 : -1) : y === y ? 1 : 0;
-  });
-  return Int32Array.from(order);
+  const n = rows.length;
+  const f = new Float64Array(n);
+  for (let j = 0; j < n; j++) f[j] = key[rows[j]!]! + 0; // -0 + 0 is +0
+  const w = new Uint32Array(f.buffer); // little-endian words: w[2j] low, w[2j + 1] high
+  for (let j = 0; j < n; j++) {
+    const hi = w[2 * j + 1]!;
+    if (f[j] !== f[j]) w[2 * j] = w[2 * j + 1] = 0xffffffff;
+    else if (hi >>> 31) [w[2 * j], w[2 * j + 1]] = [~w[2 * j]!, ~hi];
+    else w[2 * j + 1] = hi | 0x80000000;
+  }
+  // the keys travel with the rows: each pass reads its digits in order
+  let [src, lo, hi] = [Int32Array.from({ length: n }, (_, j) => j), new Uint32Array(n), new Uint32Array(n)];
+  for (let j = 0; j < n; j++) {
+    lo[j] = w[2 * j]!;
+    hi[j] = w[2 * j + 1]!;
+  }
+  let [dst, dlo, dhi] = [new Int32Array(n), new Uint32Array(n), new Uint32Array(n)];
+  const digits = new Uint16Array(n);
+  const count = new Int32Array(BUCKETS + 1);
+  for (let shift = 0; shift < 64; shift += DIGIT) {
+    count.fill(0);
+    for (let j = 0; j < n; j++) {
+      const d = (shift < 32 ? (lo[j]! >>> shift) | (shift + DIGIT > 32 ? hi[j]! << (32 - shift) : 0) : hi[j]! >>> (shift - 32)) & (BUCKETS - 1);
+      digits[j] = d;
+      count[d + 1]!++;
+    }
+    if (count.some((c) => c === n)) continue; // every key has this digit
+    for (let d = 0; d < BUCKETS; d++) count[d + 1]! += count[d]!;
+    for (let j = 0; j < n; j++) {
+      const at = count[digits[j]!]!++;
+      dst[at] = src[j]!;
+      dlo[at] = lo[j]!;
+      dhi[at] = hi[j]!;
+    }
+    [src, dst, lo, dlo, hi, dhi] = [dst, src, dlo, lo, dhi, hi];
+  }
+  for (let j = 0; j < n; j++) dst[j] = rows[src[j]!]!;
+  return dst;
 }
+
+// radix digits of sortRows: 11 bits, 6 passes over the 64-bit keys (the buckets' write heads stay in cache)
+const DIGIT = 11;
+const BUCKETS = 1 << DIGIT;
 
 // the row of each merged row in its leaf
 function positions(leaves: readonly Int32Array[], rows: number): Uint32Array {
