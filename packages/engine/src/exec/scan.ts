@@ -14,7 +14,7 @@ const MAX_KERNELS = 256;
  * bounds is scanned over the row range that can match only; positions come back relative to the partition.
  */
 export function runScan(task: ScanTask): ScanResult {
-  const range = sortedRange(task);
+  const range = task.rowRange !== undefined ? task.rowRange : sortedRange(task);
   if (range === null) return scanPart(task);
   const [lo, hi] = range;
   const sub = narrowTask(task, lo, hi);

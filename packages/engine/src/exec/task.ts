@@ -45,6 +45,8 @@ export interface ScanTask {
   readonly codes?: GroupCodes;
   /** The partition's rows are ordered by this column (nulls and NaN last): the scan reads only the rows the filter can match (exec/narrow.ts). */
   readonly sortedBy?: string;
+  /** The row range of a `sortedBy` partition as the caller already found it (exec/narrow.ts `sortedRange`; null: every row). */
+  readonly rowRange?: readonly [number, number] | null;
 }
 
 /** One output column of a select; buffers are SharedArrayBuffer-backed (or the input's own). */

@@ -2,6 +2,7 @@
 import { type Data, RecordBatch, Struct, makeData } from 'apache-arrow';
 import type { StoreContext } from '../context.js';
 import { taskColumn } from '../exec/arrays.js';
+import { sortedRange } from '../exec/narrow.js';
 import { gather } from '../exec/gather.js';
 import type { ResultColumn, ScanTask, TaskColumn } from '../exec/task.js';
 import type { Deleted } from '../mvcc/deletes.js';
@@ -149,11 +150,14 @@ function deletedColumnsOf(deleted: Deleted, rows: Int32Array, columns: Readonly<
   return out;
 }
 
-// the pool pays only when partitions run side by side and each is big enough to hide the round trip
+// the pool pays only when partitions run side by side and each is big enough to hide the round
+// trip: a sorted partition counts the rows of its range (found here, once)
 export function run(ctx: StoreContext, part: PartRecord, t: ScanTask, parallel: boolean) {
-  const executor = ctx.pool !== null && parallel && part.rows >= ctx.options.inlineRows ? ctx.pool : ctx.inline;
+  const rowRange = t.sortedBy !== undefined && t.rowRange === undefined ? sortedRange(t) : (t.rowRange ?? null);
+  const rows = rowRange === null ? part.rows : rowRange[1] - rowRange[0];
+  const executor = ctx.pool !== null && parallel && rows >= ctx.options.inlineRows ? ctx.pool : ctx.inline;
   const end = ctx.reads.begin();
-  return executor.run(t).finally(end);
+  return executor.run(t.sortedBy === undefined ? t : { ...t, rowRange }).finally(end);
 }
 
 function dataOf(type: Data['type'], length: number, c: ResultColumn): Data {
