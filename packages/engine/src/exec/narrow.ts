@@ -49,7 +49,10 @@ export function searchable(col: TaskColumn): boolean {
 
 // first index in [from, to) where the monotone `p` holds (false ... false true ... true), else `to`
 function search(from: number, to: number, p: (i: number) => boolean): number {
-  let [a, b] = [from, to];
+  // the ends first: a one-sided range (`depth > x`) settles one of its two searches in one probe
+  if (from >= to || p(from)) return from;
+  if (!p(to - 1)) return to;
+  let [a, b] = [from + 1, to - 1];
   while (a < b) {
     const mid = (a + b) >>> 1;
     if (p(mid)) b = mid;
