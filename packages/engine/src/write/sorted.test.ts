@@ -90,4 +90,31 @@ describe('sorted k-d leaves', () => {
       await store.close();
     }
   }, 60_000);
+
+  it('leaves of tables indexed on latitude/longitude are not sorted (a 1-D order on one of them does not serve 2-D queries)', async () => {
+    const store = await freshStore({ partitionRows: 1024, compactRun: 100 });
+    try {
+      const t = store.table('ll');
+      const latlon = new Schema([
+        new Field('lat', new Float64(), false, new Map([['index', 'true'], ['class', 'latitude']])),
+        new Field('lon', new Float64(), false, new Map([['index', 'true'], ['class', 'longitude']])),
+        new Field('d', new Float64(), false, new Map([['index', 'true']])),
+      ]);
+      await t.create(latlon);
+      const ctx = (t as unknown as { ctx: StoreContext }).ctx;
+      for (let b = 0; b < 200; b += 25) await t.insert(Array.from({ length: 25 }, (_, i) => ({ lat: ((b + i) * 37) % 180 - 90, lon: ((b + i) * 53) % 360 - 180, d: (b + i) % 17 })));
+      Object.assign(ctx.options, { compactRun: 2, partitionRows: 160 });
+      const id = openSnapshot(ctx, 'll');
+      id.release();
+      while (await compactOnce(ctx, 'll', id.record.id));
+      const snap = openSnapshot(ctx, 'll');
+      snap.release();
+      expect(snap.parts.length).toBeGreaterThan(2);
+      // the first plain indexed column orders the leaves instead
+      expect(snap.parts.every((p) => p.sortedBy === 'd')).toBe(true);
+      expect(await t.select('lat > 0 and d < 5').count()).toBe(Array.from({ length: 200 }, (_, k) => k).filter((k) => (k * 37) % 180 - 90 > 0 && k % 17 < 5).length);
+    } finally {
+      await store.close();
+    }
+  });
 });
