@@ -19,15 +19,20 @@ export async function measure<T>(fn: (run: number) => Promise<T>, opts: MeasureO
   const warmup = opts.warmup ?? 1;
   const samples: number[] = [];
   for (let run = -warmup; run < opts.runs; run++) {
-    await opts.setup?.(run);
-    collectGarbage();
-    const start = performance.now();
-    const result = await fn(run);
-    const ms = performance.now() - start;
+    const [ms, result] = await timedRun(fn, opts.setup, run);
     check?.(result);
     if (run >= 0) samples.push(ms);
   }
   return stats(samples);
+}
+
+/** One run of `fn` after its untimed `setup` and a full GC: [milliseconds, result]. */
+export async function timedRun<T>(fn: (run: number) => Promise<T>, setup: MeasureOptions['setup'], run: number): Promise<[number, T]> {
+  await setup?.(run);
+  collectGarbage();
+  const start = performance.now();
+  const result = await fn(run);
+  return [performance.now() - start, result];
 }
 
 /**
@@ -50,21 +55,30 @@ export function collectGarbage(): void {
   (globalThis as { gc?: () => void }).gc?.();
 }
 
+/** Options of {@link measurePair}: `setup` runs untimed before each side's run, as in {@link measure}. */
+export interface PairOptions {
+  readonly runs: number;
+  readonly warmup?: number;
+  readonly setup?: readonly [MeasureOptions['setup'], MeasureOptions['setup']];
+}
+
 /**
- * Two functions measured in alternation (a, b, a, b, ...), each run after a full GC, so load that
- * comes and goes on a shared machine falls on both alike; `check` sees every result of each.
+ * Two functions measured in alternation (a, b, a, b, ...), each run after its untimed setup and a full
+ * GC, so load that comes and goes on a shared machine falls on both alike; `check` sees every result.
  * @example
  * const [local, remote] = await measurePair(() => count(local), () => count(remote), { runs: 5 });
  */
-export async function measurePair<T>(a: () => Promise<T>, b: () => Promise<T>, opts: MeasureOptions, check?: (which: 0 | 1, result: T) => void): Promise<[Stats, Stats]> {
+export async function measurePair<T>(
+  a: (run: number) => Promise<T>,
+  b: (run: number) => Promise<T>,
+  opts: PairOptions,
+  check?: (which: 0 | 1, result: T) => void,
+): Promise<[Stats, Stats]> {
   const warmup = opts.warmup ?? 1;
   const samples: [number[], number[]] = [[], []];
   for (let run = -warmup; run < opts.runs; run++) {
     for (const which of [0, 1] as const) {
-      collectGarbage();
-      const start = performance.now();
-      const result = await (which === 0 ? a : b)();
-      const ms = performance.now() - start;
+      const [ms, result] = await timedRun(which === 0 ? a : b, opts.setup?.[which], run);
       check?.(which, result);
       if (run >= 0) samples[which].push(ms);
     }

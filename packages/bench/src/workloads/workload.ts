@@ -1,8 +1,8 @@
 // What a workload is, what it gets to run against, and the side-by-side timing they share.
 import type { DuckDBBaseline } from '../baseline/duckdb.js';
 import type { EngineStore, OpenEngine } from '../engine.js';
-import { measure, type MeasureOptions } from '../measure.js';
-import type { ResultRow, Stats } from '../report.js';
+import { timedRun, type MeasureOptions } from '../measure.js';
+import { stats, type ResultRow, type Stats } from '../report.js';
 
 /** Everything a workload runs against; `obs` holds the same rows in the engine store and in DuckDB. */
 export interface BenchContext {
@@ -34,7 +34,9 @@ export interface Compared<T> {
 }
 
 /**
- * Times `engine` (against the store) then `duck`, `ctx.runs` runs each after a warm-up.
+ * Times `engine` (against the store) and `duck` in alternation (engine, DuckDB, engine, ...), `ctx.runs`
+ * runs each after a warm-up, so load that comes and goes on a shared machine falls on both alike. When
+ * the engine side fails, its error is kept and DuckDB is timed alone.
  * @example
  * const c = await compare(ctx, (s) => () => s.table('obs').select('depth > 1').count(), () => ctx.duck.count(sql));
  */
@@ -44,22 +46,28 @@ export async function compare<T>(
   duck: (run: number) => Promise<T>,
   opts: Partial<MeasureOptions> & { engineSetup?: MeasureOptions['setup']; duckSetup?: MeasureOptions['setup'] } = {},
 ): Promise<Compared<T>> {
-  const base = { runs: opts.runs ?? ctx.runs, warmup: opts.warmup ?? 1 };
-  let engineSide: Pick<Compared<T>, 'engine' | 'engineResult' | 'engineError'>;
-  if (typeof ctx.store === 'string') {
-    engineSide = { engineError: ctx.store };
-  } else {
-    try {
-      let last: T | undefined;
-      const s = await measure(engine(ctx.store), { ...base, setup: opts.engineSetup }, (r) => (last = r));
-      engineSide = { engine: s, engineResult: last };
-    } catch (e) {
-      engineSide = { engineError: describeError(e) };
-    }
-  }
+  const runs = opts.runs ?? ctx.runs;
+  let engineError = typeof ctx.store === 'string' ? ctx.store : undefined;
+  const engineRun = typeof ctx.store === 'string' ? undefined : engine(ctx.store);
+  const samples: [number[], number[]] = [[], []];
+  let engineResult: T | undefined;
   let duckResult: T | undefined;
-  const duckdb = await measure(duck, { ...base, setup: opts.duckSetup }, (r) => (duckResult = r));
-  return { ...engineSide, duckdb, duckResult: duckResult as T };
+  for (let run = -(opts.warmup ?? 1); run < runs; run++) {
+    if (engineRun && engineError === undefined) {
+      try {
+        const [ms, r] = await timedRun(engineRun, opts.engineSetup, run);
+        engineResult = r;
+        if (run >= 0) samples[0].push(ms);
+      } catch (e) {
+        engineError = describeError(e);
+      }
+    }
+    const [ms, r] = await timedRun(duck, opts.duckSetup, run);
+    duckResult = r;
+    if (run >= 0) samples[1].push(ms);
+  }
+  const engineSide = engineError === undefined ? { engine: stats(samples[0]), engineResult } : { engineError };
+  return { ...engineSide, duckdb: stats(samples[1]), duckResult: duckResult as T };
 }
 
 /** An error as one line: code and message, no stack. */
