@@ -1,21 +1,21 @@
-// The CSV parsing worker: a block of whole records through Papa Parse, a piece at a time, every
-// column converted into the target types and copied into shared memory (the main thread receives it
-// without a copy); blocks are parsed in parallel, in several workers.
+// The CSV parsing worker: a block of whole records tokenized as bytes (tokenize.ts), a piece at a
+// time, every column converted into the target types (fields.ts) and copied into shared memory (the
+// main thread receives it without a copy); blocks are parsed in parallel, in several workers.
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Data } from 'apache-arrow';
 import { RowError } from '../../data/fail.js';
 import { decodeSchema } from '../../schema/serialize.js';
 import { concatData } from '../../storage/concat.js';
 import { lastRecordEnd } from './blocks.js';
-import { textColumn } from './convert.js';
+import { Piece, fieldColumn } from './fields.js';
 import type { ColumnBuffers, ParseReply, ParseRequest, ParseWorkerData } from './protocol.js';
-import { parseBlock } from './rows.js';
+import { Fields, tokenize } from './tokenize.js';
 
 /** Bytes of CSV parsed at once (a few hundred records). */
 const PIECE_BYTES = 1 << 16;
-const CR = 0x0d;
 const port = parentPort!;
 const schema = decodeSchema((workerData as ParseWorkerData).schema);
+const fields = new Fields(schema.fields.length);
 
 port.on('message', (m: ParseRequest) => port.postMessage(parse(m)));
 
@@ -25,30 +25,26 @@ function parse(m: ParseRequest): ParseReply {
     const width = schema.fields.length;
     const chunks: Data[][] = schema.fields.map(() => []);
     let rows = 0;
-    let cr = bytes.indexOf(CR); // the next CR at or after `from`, or -1
-    // a few hundred records at a time: their row arrays and field strings die young, which keeps
-    // garbage collection cheap (a whole block's rows alive at once survive scavenges)
+    // a few hundred records at a time: the field ranges are reused, and what field strings are made
+    // die young
     for (let from = 0; from < bytes.length; ) {
       const to = pieceEnd(bytes, from);
-      if (cr >= 0 && cr < from) cr = bytes.indexOf(CR, from);
-      const records = parseBlock(bytes.toString('utf8', from, to), cr < 0 || cr >= to);
-      if (records === null) return { id: m.id, split: true };
-      for (let i = 0; i < records.length; i++) {
-        const n = records[i]!.length;
-        if (n !== width) return { id: m.id, bad: { row: rows + i, col: -1, message: `${n} fields, but the header has ${width}` } };
+      if (!tokenize(bytes, from, to, fields)) return { id: m.id, split: true };
+      if (fields.ragged) {
+        const { row, count } = fields.ragged;
+        return { id: m.id, bad: { row: rows + row, col: -1, message: `${count} fields, but the header has ${width}` } };
       }
-      const texts = new Array<string>(records.length);
+      const piece = new Piece(bytes, from, to, fields);
       for (let c = 0; c < width; c++) {
         const field = schema.fields[c]!;
-        for (let i = 0; i < records.length; i++) texts[i] = records[i]![c]!;
         try {
-          chunks[c]!.push(textColumn(texts, field.name, field.type));
+          chunks[c]!.push(fieldColumn(piece, c, field.name, field.type));
         } catch (e) {
           if (e instanceof RowError) return { id: m.id, bad: { row: rows + e.row, col: c, message: e.message, value: e.value } };
           throw e;
         }
       }
-      rows += records.length;
+      rows += fields.rows;
       from = to;
     }
     return { id: m.id, rows, columns: schema.fields.map((f, c) => sharedBuffers(concatData(f.type, chunks[c]!))) };
