@@ -1,15 +1,19 @@
-// Tokenized CSV fields (tokenize.ts) to typed columns, one column of a piece at a time: float64 and
-// int64 parsed from the bytes where that is exact (numbers.ts), utf8 copied as bytes; every other
-// type, and every value the byte paths leave, goes through the field's text and the text path
-// (convert.ts), so the values accepted and the errors are those of the text path.
+// Tokenized CSV fields (tokenize.ts) to typed columns, one column of a piece at a time: float64,
+// int64 and timestamps parsed from the bytes where that is exact (numbers.ts, instants.ts), utf8
+// copied as bytes; every other type, and every value the byte paths leave, goes through the field's
+// text and the text path (convert.ts), so the values accepted and the errors are those of the text
+// path.
 import { isAscii, isUtf8 } from 'node:buffer';
 import { type Data, type DataType, type Int, Precision, Type } from 'apache-arrow';
-import { RowError } from '../../data/fail.js';
+import { RowError, describeValue } from '../../data/fail.js';
+import { parseIso } from '../../data/iso8601.js';
 import { putInt64, wordsOf } from '../../data/int64.js';
 import { fixedData, varData } from '../../data/layout.js';
+import { putTime } from '../../data/write/instant.js';
 import { Validity } from '../../data/write/writer.js';
-import { floatPrecision, typeName } from '../../schema/types.js';
+import { floatPrecision, timeUnit, typeName } from '../../schema/types.js';
 import { INT64_MAX, INT64_MIN, bad, textColumn } from './convert.js';
+import { isoMillis } from './instants.js';
 import { fastFloat, fastInt } from './numbers.js';
 import { floatOf, integerOf } from './text.js';
 import type { Fields } from './tokenize.js';
@@ -43,6 +47,7 @@ export class Piece {
 export function fieldColumn(piece: Piece, c: number, name: string, type: DataType): Data {
   if (type.typeId === Type.Float && floatPrecision(type) === Precision.DOUBLE) return float64Column(piece, c, type);
   if (type.typeId === Type.Int && (type as Int).bitWidth === 64 && (type as Int).isSigned) return int64Column(piece, c, type);
+  if (type.typeId === Type.Timestamp) return timestampColumn(piece, c, type);
   if (type.typeId === Type.Utf8 && isUtf8(piece.bytes.subarray(piece.from, piece.to))) return utf8Column(piece, c, type);
   const { rows, width } = piece.fields;
   const texts = new Array<string>(rows);
@@ -99,6 +104,42 @@ function int64Column(piece: Piece, c: number, type: DataType): Data {
     if (typeof v === 'number') putInt64(words, i, v);
     else if (v >= INT64_MIN && v <= INT64_MAX) out[i] = v;
     else throw new RowError(i, `${text} is out of range for ${typeName(type)}`, text);
+  }
+  const { bitmap, nullCount } = validity.finish();
+  return fixedData(type, rows, out, bitmap, nullCount);
+}
+
+// timestamps from the bytes in the common UTC form (instants.ts), else through the ISO-8601 text
+// parser; messages as the text path's
+function timestampColumn(piece: Piece, c: number, type: DataType): Data {
+  const { rows, width, starts, ends, escaped } = piece.fields;
+  const b = piece.bytes;
+  const out = new BigInt64Array(rows);
+  const words = wordsOf(out);
+  const validity = new Validity(rows, true);
+  const unit = timeUnit(type);
+  const instant = new Float64Array(2);
+  for (let i = 0, k = c; i < rows; i++, k += width) {
+    const s = starts[k]!;
+    const e = ends[k]!;
+    if (s === e) {
+      validity.setNull(i, null);
+      continue;
+    }
+    let ms = escaped[k] === 1 ? Number.NaN : isoMillis(b, s, e);
+    let ns = 0;
+    if (ms !== ms) {
+      const text = piece.text(k);
+      const invalid = parseIso(text, instant);
+      if (invalid !== null) throw new RowError(i, `${describeValue(text)} ${invalid}`, text);
+      ms = instant[0]!;
+      ns = instant[1]!;
+    }
+    const wrong = putTime(words, out, i, unit, ms, ns);
+    if (wrong !== null) {
+      const text = piece.text(k);
+      throw new RowError(i, `${describeValue(text)} ${wrong} for ${typeName(type)}`, text);
+    }
   }
   const { bitmap, nullCount } = validity.finish();
   return fixedData(type, rows, out, bitmap, nullCount);
