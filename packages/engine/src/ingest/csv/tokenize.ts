@@ -37,6 +37,9 @@ const QUOTE = 0x22;
 const COMMA = 0x2c;
 const LF = 0x0a;
 const CR = 0x0d;
+// 1 for the bytes that end an unquoted field
+const SPECIAL = new Uint8Array(256);
+SPECIAL[COMMA] = SPECIAL[LF] = SPECIAL[CR] = 1;
 
 /**
  * Tokenizes the records of `b[from, to)` (starting at a record boundary) into `out`. A record ends
@@ -85,15 +88,9 @@ export function tokenize(b: Uint8Array, from: number, to: number, out: Fields): 
         if (c !== COMMA && c !== LF && c !== -1 && !(c === CR && p + 1 < to && b[p + 1] === LF)) return false;
       } else {
         s = p;
-        c = -1;
-        for (; p < to; p++) {
-          const x = b[p]!;
-          if (x === COMMA || x === LF || x === CR) {
-            c = x;
-            break;
-          }
-        }
+        while (p < to && SPECIAL[b[p]!] === 0) p++;
         e = p;
+        c = p < to ? b[p]! : -1;
         if (c === CR && !(p + 1 < to && b[p + 1] === LF)) return false; // a lone CR: not a line end here
       }
       if (f < width) {

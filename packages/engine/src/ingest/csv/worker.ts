@@ -2,7 +2,7 @@
 // time, every column converted into the target types (fields.ts) and copied into shared memory (the
 // main thread receives it without a copy); blocks are parsed in parallel, in several workers.
 import { parentPort, workerData } from 'node:worker_threads';
-import type { Data } from 'apache-arrow';
+import { type Data, type DataType, Type } from 'apache-arrow';
 import { RowError } from '../../data/fail.js';
 import { decodeSchema } from '../../schema/serialize.js';
 import { concatData } from '../../storage/concat.js';
@@ -47,7 +47,7 @@ function parse(m: ParseRequest): ParseReply {
       rows += fields.rows;
       from = to;
     }
-    return { id: m.id, rows, columns: schema.fields.map((f, c) => sharedBuffers(concatData(f.type, chunks[c]!))) };
+    return { id: m.id, rows, columns: schema.fields.map((f, c) => joinShared(f.type, chunks[c]!)) };
   } catch (e) {
     return { id: m.id, failure: e instanceof Error ? e.message : String(e) };
   }
@@ -61,6 +61,39 @@ function pieceEnd(bytes: Buffer, from: number): number {
     const cut = lastRecordEnd(bytes.subarray(from, from + size));
     if (cut > 0) return from + cut;
   }
+}
+
+// the pieces' chunks of one column joined in shared memory: without nulls, fixed-width values and
+// utf8 are copied once, straight into it; the rest joined first (concatData), then copied
+function joinShared(type: DataType, chunks: readonly Data[]): ColumnBuffers {
+  if (chunks.every((d) => d.nullCount === 0 && d.offset === 0)) {
+    const rows = chunks.reduce((n, d) => n + d.length, 0);
+    if (type.typeId === Type.Utf8) {
+      const bytes = new Uint8Array(new SharedArrayBuffer(chunks.reduce((n, d) => n + (d.valueOffsets as Int32Array)[d.length]!, 0)));
+      const offsets = new Int32Array(new SharedArrayBuffer(4 * (rows + 1)));
+      let row = 0;
+      for (const d of chunks) {
+        const from = offsets[row]!;
+        const own = d.valueOffsets as Int32Array;
+        for (let i = 1; i <= d.length; i++) offsets[row + i] = from + own[i]!;
+        bytes.set((d.values as Uint8Array).subarray(0, own[d.length]!), from);
+        row += d.length;
+      }
+      return { values: bytes, offsets, nullCount: 0 };
+    }
+    const first = chunks[0]?.values as Float64Array | undefined;
+    const fixed = type.typeId === Type.Float || type.typeId === Type.Int || type.typeId === Type.Timestamp;
+    if (fixed && first && chunks.every((d) => d.values.length === d.length && d.values.constructor === first.constructor)) {
+      const values = new (first.constructor as Float64ArrayConstructor)(new SharedArrayBuffer(rows * first.BYTES_PER_ELEMENT));
+      let row = 0;
+      for (const d of chunks) {
+        values.set(d.values as Float64Array, row);
+        row += d.length;
+      }
+      return { values, nullCount: 0 };
+    }
+  }
+  return sharedBuffers(concatData(type, chunks));
 }
 
 function sharedBuffers(data: Data): ColumnBuffers {
