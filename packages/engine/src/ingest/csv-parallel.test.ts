@@ -1,7 +1,8 @@
 // The parallel CSV path (byte tokenizer and numbers from bytes in the workers) against the sequential
 // path (Papa Parse and the text conversions) on the same rows: every value the same, also for the
 // forms the byte paths leave to the text (17-digit decimals near rounding boundaries, exponents,
-// inf/nan spellings, long integers, invalid UTF-8, escaped quotes), and CR-only line ends.
+// inf/nan spellings, long integers, invalid UTF-8, escaped quotes), CR-only line ends, and warm
+// parsing workers reused across ingests.
 import { isDeepStrictEqual } from 'node:util';
 import { Bool, Field, Float64, Int64, Schema, TimestampMillisecond, Utf8 } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
@@ -74,5 +75,28 @@ describe('CSV ingest, parallel path against the sequential one', () => {
     const all = await t.select().all();
     expect(all.length).toBe(N);
     expect(all[N - 1]).toEqual({ id: BigInt(N - 1), x: (N - 1) / 4, s: `station-${N - 1}`, ok: true, t: null });
+  });
+  it('reuses warm parsing workers across ingests of different schemas, also after a failed ingest', async () => {
+    const store = await freshStore();
+    const lines = (n: number, f: (i: number) => string) => Array.from({ length: n }, (_, i) => Buffer.from(f(i)));
+    const a = store.table('a');
+    await a.create(new Schema([new Field('k', new Utf8(), true), new Field('v', new Float64(), true)]));
+    const b = store.table('b');
+    await b.create(new Schema([new Field('n', new Int64(), true), new Field('w', new Utf8(), true), new Field('flag', new Bool(), true)]));
+    const aFile = (bad: number) => Buffer.concat([Buffer.from('k,v\n'), ...lines(N * 2, (i) => `key-${i}-padding,${i === bad ? 'oops' : i / 8}\n`)]);
+    const bFile = Buffer.concat([Buffer.from('n,w,flag\n'), ...lines(N * 2, (i) => `${i},word-${i}-padding,${i % 2 === 0}\n`)]);
+    expect(aFile(-1).length).toBeGreaterThan(2 << 20);
+    await a.raw.ingest(await a.raw.upload('a.csv', aFile(-1)));
+    await b.raw.ingest(await b.raw.upload('b.csv', bFile));
+    const failed = await a.raw.ingest(await a.raw.upload('bad.csv', aFile(1000))).catch((e: unknown) => e);
+    expect(failed).toMatchObject({ code: 'InvalidData', row: 1000, column: 'v' });
+    await b.raw.ingest(await b.raw.upload('b2.csv', bFile));
+    expect(await a.select().count()).toBe(N * 2);
+    expect(await b.select().count()).toBe(N * 4);
+    expect((await a.select('v == 100').all())[0]).toEqual({ k: 'key-800-padding', v: 100 });
+    expect(await b.select('n == 7').all()).toEqual([
+      { n: 7n, w: 'word-7-padding', flag: false },
+      { n: 7n, w: 'word-7-padding', flag: false },
+    ]);
   });
 });

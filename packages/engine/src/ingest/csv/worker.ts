@@ -1,23 +1,30 @@
 // The CSV parsing worker: a block of whole records tokenized as bytes (tokenize.ts), a piece at a
 // time, every column converted into the target types (fields.ts) and copied into shared memory (the
 // main thread receives it without a copy); blocks are parsed in parallel, in several workers.
-import { parentPort, workerData } from 'node:worker_threads';
-import { type Data, type DataType, Type } from 'apache-arrow';
+import { parentPort } from 'node:worker_threads';
+import { type Data, type DataType, type Schema, Type } from 'apache-arrow';
 import { RowError } from '../../data/fail.js';
 import { decodeSchema } from '../../schema/serialize.js';
 import { concatData } from '../../storage/concat.js';
 import { lastRecordEnd } from './blocks.js';
 import { Piece, fieldColumn } from './fields.js';
-import type { ColumnBuffers, ParseReply, ParseRequest, ParseWorkerData } from './protocol.js';
+import type { ColumnBuffers, ParseReply, ParseRequest, SchemaMessage } from './protocol.js';
 import { Fields, tokenize } from './tokenize.js';
 
 /** Bytes of CSV parsed at once (a few hundred records). */
 const PIECE_BYTES = 1 << 16;
 const port = parentPort!;
-const schema = decodeSchema((workerData as ParseWorkerData).schema);
-const fields = new Fields(schema.fields.length);
+// set by the schema message an ingest sends first (a worker serves one ingest at a time)
+let schema: Schema;
+let fields: Fields;
 
-port.on('message', (m: ParseRequest) => port.postMessage(parse(m)));
+port.on('message', (m: ParseRequest | SchemaMessage) => {
+  if ('id' in m) port.postMessage(parse(m));
+  else {
+    schema = decodeSchema(m.schema);
+    fields = new Fields(schema.fields.length);
+  }
+});
 
 function parse(m: ParseRequest): ParseReply {
   try {
