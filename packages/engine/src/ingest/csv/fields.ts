@@ -21,6 +21,7 @@ import type { Fields } from './tokenize.js';
 /** The tokenized records of `bytes[from, to)`, with the field texts decoded on demand. */
 export class Piece {
   private whole: string | null | undefined; // the piece as latin1 text when it is all ASCII, else null
+  private utf8: boolean | undefined;
 
   constructor(
     readonly bytes: Buffer,
@@ -28,6 +29,12 @@ export class Piece {
     readonly to: number,
     readonly fields: Fields,
   ) {}
+
+  /** Whether the piece is valid UTF-8 (its field bytes are then the UTF-8 of their text). */
+  validUtf8(): boolean {
+    this.utf8 ??= isUtf8(this.bytes.subarray(this.from, this.to));
+    return this.utf8;
+  }
 
   /** The text of field `k` (row * width + column): UTF-8 decoded, "" escapes undone. */
   text(k: number): string {
@@ -48,7 +55,7 @@ export function fieldColumn(piece: Piece, c: number, name: string, type: DataTyp
   if (type.typeId === Type.Float && floatPrecision(type) === Precision.DOUBLE) return float64Column(piece, c, type);
   if (type.typeId === Type.Int && (type as Int).bitWidth === 64 && (type as Int).isSigned) return int64Column(piece, c, type);
   if (type.typeId === Type.Timestamp) return timestampColumn(piece, c, type);
-  if (type.typeId === Type.Utf8 && isUtf8(piece.bytes.subarray(piece.from, piece.to))) return utf8Column(piece, c, type);
+  if (type.typeId === Type.Utf8 && piece.validUtf8()) return utf8Column(piece, c, type);
   const { rows, width } = piece.fields;
   const texts = new Array<string>(rows);
   for (let i = 0; i < rows; i++) texts[i] = piece.text(i * width + c);
