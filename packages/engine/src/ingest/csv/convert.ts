@@ -95,8 +95,8 @@ function timestampColumn(texts: readonly string[], type: DataType): Data {
   return fixedData(type, n, out, bitmap, nullCount);
 }
 
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
+export const INT64_MIN = -(2n ** 63n);
+export const INT64_MAX = 2n ** 63n - 1n;
 
 type Parse = (text: string, row: number, type: DataType) => unknown;
 
@@ -129,6 +129,7 @@ const parsers: Record<ColumnKind, Parse> = {
   date: (text) => text,
 };
 
-function bad(row: number, type: DataType, text: string, form?: string): RowError {
+/** The error for field text that is not a value of `type` (row within the chunk). */
+export function bad(row: number, type: DataType, text: string, form?: string): RowError {
   return new RowError(row, `expected ${typeName(type)}${form ? ` as ${form}` : ''}, got ${describeValue(text)}`, text);
 }

@@ -1,8 +1,8 @@
 // Messages between a CSV ingest (main thread) and its parsing workers. Nothing is transferred, so no
 // ArrayBuffer is detached in either thread: blocks are copied, column buffers come in shared memory.
 
-/** A worker's start data: the target schema as the engine serializes it (file column order). */
-export interface ParseWorkerData {
+/** The target schema of the requests that follow, as the engine serializes it (file column order). */
+export interface SchemaMessage {
   readonly schema: Uint8Array;
 }
 

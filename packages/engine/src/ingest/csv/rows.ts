@@ -89,13 +89,3 @@ export async function* csvChunks(input: Readable, size: number, recordsBefore = 
     counter.destroy();
   }
 }
-
-/**
- * The records of a block of whole CSV records (no BOM handling; blank lines skipped), or null when its
- * quoting is not well formed (e.g. it ends inside a quoted field). `lf`: the text holds no CR, so
- * lines end with LF (what Papa Parse would guess, without its costly guess over the text).
- */
-export function parseBlock(text: string, lf = false): string[][] | null {
-  const result = Papa.parse<string[]>(text, lf ? { ...OPTIONS, newline: '\n' } : OPTIONS);
-  return result.errors.some((e) => e.type === 'Quotes') ? null : result.data;
-}

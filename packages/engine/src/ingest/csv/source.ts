@@ -1,9 +1,9 @@
 // CSV ingest: the first record is the header. A created table's types are inferred from a sample
 // (the first SAMPLE_ROWS data rows); when a later value does not fit, ingest asks for wholeSchema()
-// (a pass over every row) and retries. Rows are parsed (Papa Parse) and converted in parallel by
+// (a pass over every row) and retries. Rows are tokenized as bytes and converted in parallel by
 // workers, a block of whole records each (cut at newlines outside quotes, see blocks.ts); a small
-// file, or the rest of a file from a block whose quoting is not well formed, is parsed here, in one
-// sequential pass (which reports the malformed record).
+// file, or the rest of a file from a block the tokenizer leaves (malformed quoting, CR-only line
+// ends), is parsed here by Papa Parse, in one sequential pass (which reports the malformed record).
 import { availableParallelism } from 'node:os';
 import { Data, type DataType, Field, type RecordBatch, Schema, Utf8 } from 'apache-arrow';
 import type { StoreContext } from '../../context.js';

@@ -1,23 +1,30 @@
-// The CSV parsing worker: a block of whole records through Papa Parse, a piece at a time, every
-// column converted into the target types and copied into shared memory (the main thread receives it
-// without a copy); blocks are parsed in parallel, in several workers.
-import { parentPort, workerData } from 'node:worker_threads';
-import type { Data } from 'apache-arrow';
+// The CSV parsing worker: a block of whole records tokenized as bytes (tokenize.ts), a piece at a
+// time, every column converted into the target types (fields.ts) and copied into shared memory (the
+// main thread receives it without a copy); blocks are parsed in parallel, in several workers.
+import { parentPort } from 'node:worker_threads';
+import { type Data, type DataType, type Schema, Type } from 'apache-arrow';
 import { RowError } from '../../data/fail.js';
 import { decodeSchema } from '../../schema/serialize.js';
 import { concatData } from '../../storage/concat.js';
 import { lastRecordEnd } from './blocks.js';
-import { textColumn } from './convert.js';
-import type { ColumnBuffers, ParseReply, ParseRequest, ParseWorkerData } from './protocol.js';
-import { parseBlock } from './rows.js';
+import { Piece, fieldColumn } from './fields.js';
+import type { ColumnBuffers, ParseReply, ParseRequest, SchemaMessage } from './protocol.js';
+import { Fields, tokenize } from './tokenize.js';
 
 /** Bytes of CSV parsed at once (a few hundred records). */
 const PIECE_BYTES = 1 << 16;
-const CR = 0x0d;
 const port = parentPort!;
-const schema = decodeSchema((workerData as ParseWorkerData).schema);
+// set by the schema message an ingest sends first (a worker serves one ingest at a time)
+let schema: Schema;
+let fields: Fields;
 
-port.on('message', (m: ParseRequest) => port.postMessage(parse(m)));
+port.on('message', (m: ParseRequest | SchemaMessage) => {
+  if ('id' in m) port.postMessage(parse(m));
+  else {
+    schema = decodeSchema(m.schema);
+    fields = new Fields(schema.fields.length);
+  }
+});
 
 function parse(m: ParseRequest): ParseReply {
   try {
@@ -25,33 +32,29 @@ function parse(m: ParseRequest): ParseReply {
     const width = schema.fields.length;
     const chunks: Data[][] = schema.fields.map(() => []);
     let rows = 0;
-    let cr = bytes.indexOf(CR); // the next CR at or after `from`, or -1
-    // a few hundred records at a time: their row arrays and field strings die young, which keeps
-    // garbage collection cheap (a whole block's rows alive at once survive scavenges)
+    // a few hundred records at a time: the field ranges are reused, and what field strings are made
+    // die young
     for (let from = 0; from < bytes.length; ) {
       const to = pieceEnd(bytes, from);
-      if (cr >= 0 && cr < from) cr = bytes.indexOf(CR, from);
-      const records = parseBlock(bytes.toString('utf8', from, to), cr < 0 || cr >= to);
-      if (records === null) return { id: m.id, split: true };
-      for (let i = 0; i < records.length; i++) {
-        const n = records[i]!.length;
-        if (n !== width) return { id: m.id, bad: { row: rows + i, col: -1, message: `${n} fields, but the header has ${width}` } };
+      if (!tokenize(bytes, from, to, fields)) return { id: m.id, split: true };
+      if (fields.ragged) {
+        const { row, count } = fields.ragged;
+        return { id: m.id, bad: { row: rows + row, col: -1, message: `${count} fields, but the header has ${width}` } };
       }
-      const texts = new Array<string>(records.length);
+      const piece = new Piece(bytes, from, to, fields);
       for (let c = 0; c < width; c++) {
         const field = schema.fields[c]!;
-        for (let i = 0; i < records.length; i++) texts[i] = records[i]![c]!;
         try {
-          chunks[c]!.push(textColumn(texts, field.name, field.type));
+          chunks[c]!.push(fieldColumn(piece, c, field.name, field.type));
         } catch (e) {
           if (e instanceof RowError) return { id: m.id, bad: { row: rows + e.row, col: c, message: e.message, value: e.value } };
           throw e;
         }
       }
-      rows += records.length;
+      rows += fields.rows;
       from = to;
     }
-    return { id: m.id, rows, columns: schema.fields.map((f, c) => sharedBuffers(concatData(f.type, chunks[c]!))) };
+    return { id: m.id, rows, columns: schema.fields.map((f, c) => joinShared(f.type, chunks[c]!)) };
   } catch (e) {
     return { id: m.id, failure: e instanceof Error ? e.message : String(e) };
   }
@@ -65,6 +68,39 @@ function pieceEnd(bytes: Buffer, from: number): number {
     const cut = lastRecordEnd(bytes.subarray(from, from + size));
     if (cut > 0) return from + cut;
   }
+}
+
+// the pieces' chunks of one column joined in shared memory: without nulls, fixed-width values and
+// utf8 are copied once, straight into it; the rest joined first (concatData), then copied
+function joinShared(type: DataType, chunks: readonly Data[]): ColumnBuffers {
+  if (chunks.every((d) => d.nullCount === 0 && d.offset === 0)) {
+    const rows = chunks.reduce((n, d) => n + d.length, 0);
+    if (type.typeId === Type.Utf8) {
+      const bytes = new Uint8Array(new SharedArrayBuffer(chunks.reduce((n, d) => n + (d.valueOffsets as Int32Array)[d.length]!, 0)));
+      const offsets = new Int32Array(new SharedArrayBuffer(4 * (rows + 1)));
+      let row = 0;
+      for (const d of chunks) {
+        const from = offsets[row]!;
+        const own = d.valueOffsets as Int32Array;
+        for (let i = 1; i <= d.length; i++) offsets[row + i] = from + own[i]!;
+        bytes.set((d.values as Uint8Array).subarray(0, own[d.length]!), from);
+        row += d.length;
+      }
+      return { values: bytes, offsets, nullCount: 0 };
+    }
+    const first = chunks[0]?.values as Float64Array | undefined;
+    const fixed = type.typeId === Type.Float || type.typeId === Type.Int || type.typeId === Type.Timestamp;
+    if (fixed && first && chunks.every((d) => d.values.length === d.length && d.values.constructor === first.constructor)) {
+      const values = new (first.constructor as Float64ArrayConstructor)(new SharedArrayBuffer(rows * first.BYTES_PER_ELEMENT));
+      let row = 0;
+      for (const d of chunks) {
+        values.set(d.values as Float64Array, row);
+        row += d.length;
+      }
+      return { values, nullCount: 0 };
+    }
+  }
+  return sharedBuffers(concatData(type, chunks));
 }
 
 function sharedBuffers(data: Data): ColumnBuffers {
