@@ -12,6 +12,12 @@ const sockets = new Set<unknown>();
 beforeAll(async () => {
   server = createServer((req, res) => {
     sockets.add(req.socket);
+    if (req.url === '/cut') {
+      // the connection dies in the middle of the body
+      res.setHeader('content-length', payload.byteLength);
+      res.write(payload.subarray(0, 2 * READ_SIZE), () => setTimeout(() => req.socket.destroy(), 20));
+      return;
+    }
     if (req.url === '/length') {
       res.setHeader('content-length', payload.byteLength);
       res.end(payload);
@@ -63,6 +69,13 @@ describe('BigReadAgent', () => {
       for (const slow of [false, true]) expect(digest(await get(agent, path, slow))).toBe(digest(payload));
     }
     expect(sockets.size).toBe(1);
+    agent.destroy();
+  });
+
+  it('a connection closed in the middle of an answer fails the read; the next request gets a new socket', async () => {
+    const agent = new BigReadAgent({ keepAlive: true, maxSockets: 1 });
+    await expect(get(agent, '/cut', false)).rejects.toThrow();
+    expect(digest(await get(agent, '/length', false))).toBe(digest(payload));
     agent.destroy();
   });
 });
