@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HaloclineError } from '@halocline/engine';
+import { Field, Float64, Schema, tableFromArrays } from 'apache-arrow';
 import { type RunningServer, startServer } from '@halocline/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, ClientError, type Manifest } from './index.js';
@@ -72,6 +73,33 @@ describe('catalog and files against a server', () => {
     const m = await c.catalog.create(dataset('client-cc', 'tabular'));
     const t = c.table(m.metadata.uuid!);
     expect(await t.schema()).toBeUndefined();
+  });
+});
+
+describe('remote replace left by a throw', () => {
+  it("keeps the caller's error when putting the unreached rows back fails, with the restore failure attached", async () => {
+    const c = new Client({ baseUrl: server.url, apiKey: key });
+    const t = c.table((await c.catalog.create(dataset('client-replace-throw', 'tabular'))).metadata.uuid!);
+    await t.create(new Schema([new Field('v', new Float64(), false)]));
+    await t.insert(tableFromArrays({ v: Float64Array.from({ length: 100 }, (_, i) => i) }));
+    const tx = await t.begin();
+    const rows = tx.replace('v >= 0');
+    expect((await rows.next()).done).toBe(false);
+    // the server forgets the transaction behind the client's back: the restore's insert must fail
+    const gone = await fetch(`${server.url}/api/table/v2/rollback?table_id=${t.tableId}&tx_id=${tx.txId}`, { method: 'POST', headers: { authorization: `ApiKey ${key}` } });
+    expect(gone.ok).toBe(true);
+    const mine = new Error('the caller gave up');
+    const thrown = await rows.throw(mine).catch((e: unknown) => e);
+    expect(thrown).toBe(mine);
+    expect((thrown as { cause?: unknown }).cause).toBeInstanceOf(Error);
+    expect((thrown as { restoreError?: unknown }).restoreError).toBe((thrown as { cause?: unknown }).cause);
+    // without an error of the caller's, the restore failure is what surfaces
+    const tx2 = await t.begin();
+    const rows2 = tx2.replace('v >= 0');
+    await rows2.next();
+    await fetch(`${server.url}/api/table/v2/rollback?table_id=${t.tableId}&tx_id=${tx2.txId}`, { method: 'POST', headers: { authorization: `ApiKey ${key}` } });
+    await expect(rows2.return(undefined)).rejects.toBeInstanceOf(Error);
+    expect(await t.select().count()).toBe(100);
   });
 });
 

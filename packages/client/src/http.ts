@@ -1,9 +1,10 @@
 // One request path for the whole client: auth header, retries with backoff, errors mapped.
 import { once } from 'node:events';
-import { request as httpRequest, Agent as HttpAgent, type ClientRequest, type IncomingMessage } from 'node:http';
+import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
 import { Readable } from 'node:stream';
 import { Authorizer, type Credentials } from './auth.js';
+import { BigReadAgent } from './big-reads.js';
 import { errorOf } from './errors.js';
 
 /** Client options: the service address, credentials, and tuning. */
@@ -32,7 +33,8 @@ export class Http {
   private readonly auth: Authorizer;
   private readonly fetchFn: typeof fetch;
   private readonly customFetch: boolean;
-  private readonly httpAgent = new HttpAgent({ keepAlive: true });
+  // large answers (select) are read up to 1 MiB per system call into a reused buffer per socket
+  private readonly httpAgent = new BigReadAgent({ keepAlive: true });
   private readonly httpsAgent = new HttpsAgent({ keepAlive: true });
   private readonly retries: number;
   private readonly backoffMs: number;

@@ -42,6 +42,7 @@ export class RemoteTransaction implements TransactionApi {
     let batch: RecordBatch | undefined;
     let next = 0;
     let finished = false;
+    let failure: { error: unknown } | undefined;
     try {
       for (let r = await it.next(); !r.done; r = await it.next()) {
         batch = r.value;
@@ -49,10 +50,21 @@ export class RemoteTransaction implements TransactionApi {
         for (next = 0; next < rows.length; ) yield rows[next++]!;
       }
       finished = true;
+    } catch (e) {
+      failure = { error: e };
+      throw e;
     } finally {
       // the caller left early (break, return or throw): what the server removed beyond the rows
       // it reached goes back in, so the table keeps them as the engine's replace would
-      if (!finished && this.status === 'active') await this.restore(batch && next < batch.numRows ? batch.slice(next) : undefined, it);
+      if (!finished && this.status === 'active') {
+        try {
+          await this.restore(batch && next < batch.numRows ? batch.slice(next) : undefined, it);
+        } catch (restoreError) {
+          // an error already on its way (the caller's, or the answer's) stays the one thrown
+          if (!failure) throw restoreError;
+          attachRestoreFailure(failure.error, restoreError);
+        }
+      }
     }
   }
 
@@ -105,4 +117,14 @@ export class RemoteTransaction implements TransactionApi {
   private check(): void {
     if (this.status !== 'active') throw new HaloclineError('Closed', `the transaction on table "${this.table.tableId}" is ${this.status}`);
   }
+}
+
+/**
+ * Records on `error` (kept as the error thrown) that putting the unreached rows back failed too: as its
+ * `cause` when it has none, and always as `restoreError`.
+ */
+function attachRestoreFailure(error: unknown, restoreError: unknown): void {
+  if (typeof error !== 'object' || error === null || !Object.isExtensible(error)) return;
+  if (!('cause' in error)) Object.defineProperty(error, 'cause', { value: restoreError, configurable: true, writable: true });
+  Object.defineProperty(error, 'restoreError', { value: restoreError, configurable: true, writable: true });
 }

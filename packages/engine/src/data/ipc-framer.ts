@@ -1,5 +1,6 @@
-// Frames an Arrow IPC stream pushed in arbitrary chunks: each message body copied once into its own aligned
-// buffer, decoded by apache-arrow's synchronous reader once the whole message is there.
+// Frames an Arrow IPC stream pushed in arbitrary chunks: a message body that lies within one chunk (8-byte
+// aligned, most of that chunk's memory) is a view of it, any other is copied once into its own buffer;
+// apache-arrow's synchronous reader decodes each message once it is all there.
 import { HaloclineError } from '../errors.js';
 import { Message, type RecordBatch, RecordBatchReader, type RecordBatchStreamReader, type Schema } from 'apache-arrow';
 
@@ -8,6 +9,15 @@ export interface IpcEnd {
   readonly schema: Schema;
   /** Whatever followed the end-of-stream marker (the JSON trailer of a select), as text. */
   readonly trailer: string;
+}
+
+/** Options of {@link IpcFramer}. */
+export interface IpcFramerOptions {
+  /**
+   * Bodies may be views of the pushed chunks (default true): the pusher must then never write to a chunk
+   * after pushing it (a socket's fresh read buffers, node:http's body chunks). False copies every body.
+   */
+  readonly views?: boolean;
 }
 
 /**
@@ -27,6 +37,11 @@ export class IpcFramer {
   private readonly trailer: Uint8Array[] = [];
   private ended = false;
   private starved = 0;
+  private readonly views: boolean;
+
+  constructor(options: IpcFramerOptions = {}) {
+    this.views = options.views ?? true;
+  }
 
   /** Decoded batches waiting. */
   get ready(): number {
@@ -39,6 +54,19 @@ export class IpcFramer {
       if (this.ended) {
         this.trailer.push(chunk.subarray(at));
         return;
+      }
+      if (this.message && !this.body) {
+        const length = this.message.bodyLength;
+        if (this.views && viewable(chunk, at, length)) {
+          this.body = chunk.subarray(at, at + length);
+          this.filled = length;
+          at += length;
+          this.complete();
+          continue;
+        }
+        // not zero-filled: every byte is written from the chunks
+        this.body = Buffer.allocUnsafeSlow(length);
+        this.filled = 0;
       }
       if (this.body) {
         const n = Math.min(chunk.byteLength - at, this.body.byteLength - this.filled);
@@ -83,16 +111,14 @@ export class IpcFramer {
     const prefix = view.getInt32(0, true) === -1 ? 8 : 4;
     this.message = Message.decode(bytes.subarray(prefix));
     this.queue.push(bytes);
-    // not zero-filled: every byte is written from the chunks
-    this.body = Buffer.allocUnsafeSlow(this.message.bodyLength);
-    this.filled = 0;
+    // the body is taken from the next chunk bytes in push (a view or a copy)
     if (this.message.bodyLength === 0) this.complete();
   }
 
   // a whole message is here: hand it to the reader
   private complete(): void {
     const message = this.message!;
-    if (this.body!.byteLength > 0) this.queue.push(this.body!);
+    if (this.body && this.body.byteLength > 0) this.queue.push(this.body);
     this.body = undefined;
     this.message = undefined;
     this.head.length = 0;
@@ -138,6 +164,14 @@ export class IpcFramer {
 }
 
 const EMPTY = new Uint8Array(0);
+
+/**
+ * Whether `length` body bytes at `at` can be read in place: all inside the chunk, 8-byte aligned (column
+ * buffers are typed-array views), and at least a quarter of the chunk's memory, which the batch keeps alive.
+ */
+function viewable(chunk: Uint8Array, at: number, length: number): boolean {
+  return length > 0 && chunk.byteLength - at >= length && (chunk.byteOffset + at) % 8 === 0 && length * 4 >= chunk.buffer.byteLength;
+}
 
 function corrupt(what: string): HaloclineError {
   return new HaloclineError('Corrupt', `unreadable Arrow IPC answer: ${what}`);

@@ -24,7 +24,7 @@ async function* split(bytes: Uint8Array, cuts: number[]): AsyncGenerator<Uint8Ar
   yield bytes.subarray(at);
 }
 
-async function readAll(body: AsyncIterable<Uint8Array> | PassThrough, options: IpcReadOptions = {}) {
+async function readAll(body: AsyncIterable<Uint8Array> | Iterable<Uint8Array> | PassThrough, options: IpcReadOptions = {}) {
   const it = readIpcStream(body, options);
   const out = [];
   let r = await it.next();
@@ -46,6 +46,48 @@ describe('readIpcStream', () => {
         expect(end.trailer).toBe(trailer);
       }), { numRuns: 60 });
     }
+  });
+
+  it('bodies read in place (views) or copied give the same batches for any chunking; views only of aligned bodies inside one chunk', async () => {
+    const bytes = Buffer.concat([stream(), Buffer.from(trailer)]);
+    const expected = table.toArray().map((r) => r.toJSON());
+    let viewed = 0;
+    let copied = 0;
+    await fc.assert(fc.asyncProperty(fc.array(fc.integer({ min: 0, max: bytes.byteLength }), { maxLength: 12 }), async (cuts) => {
+      // each chunk in its own memory, as a socket read gives it
+      const chunks: Uint8Array[] = [];
+      for await (const c of split(bytes, cuts)) chunks.push(new Uint8Array(c));
+      const owners = new Set(chunks.map((c) => c.buffer));
+      for (const views of [true, false]) {
+        const { batches, end } = await readAll((async function* () { yield* chunks; })(), { views });
+        expect(batches.map((b) => b.numRows)).toEqual([400, 600, 0]);
+        expect(batches[1]!.metadata.get('k')).toBe('v');
+        expect(new ArrowTable(batches.slice(0, 2)).toArray().map((r) => r.toJSON())).toEqual(expected);
+        expect(end.trailer).toBe(trailer);
+        for (const b of batches.slice(0, 2)) {
+          const values = b.getChild('depth')!.data[0]!.values as Float64Array;
+          expect(values.byteOffset % 8).toBe(0);
+          const inPlace = owners.has(values.buffer as ArrayBuffer);
+          if (!views) expect(inPlace).toBe(false);
+          else if (inPlace) viewed++;
+          else copied++;
+        }
+      }
+    }), { numRuns: 80 });
+    // both paths were taken: a property that never read in place would prove nothing about views
+    expect(viewed).toBeGreaterThan(0);
+    expect(copied).toBeGreaterThan(0);
+  });
+
+  it('a body inside one chunk is read in place; the same stream cut inside that body is copied', async () => {
+    const whole = new Uint8Array(stream());
+    const inPlace = await readAll([whole]);
+    expect((inPlace.batches[1]!.getChild('depth')!.data[0]!.values as Float64Array).buffer).toBe(whole.buffer);
+    const halves = [new Uint8Array(whole.subarray(0, 3000)), new Uint8Array(whole.subarray(3000))];
+    const copied = await readAll(halves);
+    const values = copied.batches[0]!.getChild('depth')!.data[0]!.values as Float64Array;
+    expect(halves.some((h) => h.buffer === values.buffer)).toBe(false);
+    expect(copied.batches[0]!.getChild('depth')!.toArray()).toEqual(table.getChild('depth')!.toArray().slice(0, 400));
   });
 
   it('column buffers are 8-byte aligned views of one copy per message', async () => {

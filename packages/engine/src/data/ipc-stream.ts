@@ -3,9 +3,9 @@
 import type { Readable } from 'node:stream';
 import type { RecordBatch } from 'apache-arrow';
 import { HaloclineError } from '../errors.js';
-import { type IpcEnd, IpcFramer } from './ipc-framer.js';
+import { type IpcEnd, IpcFramer, type IpcFramerOptions } from './ipc-framer.js';
 
-export { type IpcEnd, IpcFramer };
+export { type IpcEnd, IpcFramer, type IpcFramerOptions };
 
 /** Options of {@link readIpcStream}. */
 export interface IpcReadOptions {
@@ -18,6 +18,8 @@ export interface IpcReadOptions {
    * answer the request; a stream over `maxBytes` is destroyed all the same).
    */
   readonly release?: 'destroy' | 'drain';
+  /** Record-batch bodies may be views of the chunks read (default true; see {@link IpcFramerOptions}). */
+  readonly views?: boolean;
 }
 
 /** Batches decoded but not yet taken before the response is paused. */
@@ -31,7 +33,7 @@ const AHEAD = 8;
  * const it = readIpcStream(res); for (let r = await it.next(); !r.done; r = await it.next()) use(r.value);
  */
 export async function* readIpcStream(body: Readable | AsyncIterable<Uint8Array> | Iterable<Uint8Array>, options: IpcReadOptions = {}): AsyncGenerator<RecordBatch, IpcEnd> {
-  const framer = new IpcFramer();
+  const framer = new IpcFramer({ views: options.views ?? true });
   const max = options.maxBytes ?? Number.POSITIVE_INFINITY;
   let size = 0;
   const count = (chunk: Uint8Array) => {
