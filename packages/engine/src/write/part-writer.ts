@@ -1,0 +1,92 @@
+// The part writer: partition files encoded and written durably on one low-priority thread, so appends
+// and compaction take the cores only when scans leave them idle (Linux thread nice; elsewhere plain).
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { type Data, DataType, type Schema } from 'apache-arrow';
+import { Piscina } from 'piscina';
+import type { ZoneStats } from '../expr/kernel.js';
+import { type ErrorCode, HaloclineError } from '../errors.js';
+import { encodeSchema } from '../schema/serialize.js';
+import type { EncodedPart } from './partition.js';
+
+/** What the part writer thread gets: a column chunk's buffers in shared memory (never transferred). */
+export interface SharedData {
+  readonly offset: number;
+  readonly length: number;
+  readonly nullCount: number;
+  readonly buffers: readonly (ArrayBufferView | undefined)[];
+  readonly children: readonly SharedData[];
+}
+
+/** One partition file to write: `file` relative to `root`, columns of `schema` (Arrow IPC schema bytes). */
+export interface PartWriteTask {
+  readonly root: string;
+  readonly id: string;
+  readonly file: string;
+  readonly schema: Uint8Array;
+  readonly columns: readonly SharedData[];
+  readonly known?: Readonly<Record<string, ZoneStats>>;
+}
+
+/** The writer thread's answer: the file's layout, or an engine error as plain data. */
+export type PartWriteReply = { ok: EncodedPart } | { error: { code: string; message: string; context: Record<string, unknown> } };
+
+/** Writes partition files on one worker thread below normal priority. */
+export class PartWriter {
+  private readonly pool: Piscina;
+  private readonly schemas = new WeakMap<Schema, Uint8Array>();
+
+  constructor(private readonly root: string) {
+    const { filename, execArgv } = workerEntry();
+    this.pool = new Piscina({ filename, execArgv, minThreads: 1, maxThreads: 1, idleTimeout: 60_000 });
+    this.pool.on('error', () => undefined); // a dying worker rejects its task
+  }
+
+  /** True when every column can go to the thread (dictionary columns cannot: they stay on the caller). */
+  accepts(columns: readonly Data[]): boolean {
+    return columns.every(shareable);
+  }
+
+  /** Encodes and durably writes one partition file; nothing is left behind when it fails. */
+  async write(part: { id: string; file: string; schema: Schema; columns: readonly Data[]; known?: Readonly<Record<string, ZoneStats>> }): Promise<EncodedPart> {
+    let schema = this.schemas.get(part.schema);
+    if (!schema) this.schemas.set(part.schema, (schema = encodeSchema(part.schema)));
+    const task: PartWriteTask = { root: this.root, id: part.id, file: part.file, schema, columns: part.columns.map(share), ...(part.known ? { known: part.known } : {}) };
+    const reply = (await this.pool.run(task)) as PartWriteReply;
+    if ('ok' in reply) return reply.ok;
+    const { code, message, context } = reply.error;
+    throw new HaloclineError(code as ErrorCode, message, context);
+  }
+
+  async close(): Promise<void> {
+    await this.pool.destroy();
+  }
+}
+
+/**
+ * A chunk's buffers in SharedArrayBuffers: shared ones as they are, others copied once (posting
+ * an ordinary buffer would clone the whole buffer behind a view; transferring would detach it).
+ */
+export function share(data: Data): SharedData {
+  const buffers = [data.valueOffsets, data.values, data.nullBitmap, data.typeIds].map((b) => (b ? toShared(b as ArrayBufferView) : undefined));
+  return { offset: data.offset, length: data.length, nullCount: data.nullCount, buffers, children: data.children.map(share) };
+}
+
+function shareable(data: Data): boolean {
+  return !DataType.isDictionary(data.type) && (data.variadicBuffers?.length ?? 0) === 0 && data.children.every(shareable);
+}
+
+function toShared(view: ArrayBufferView): ArrayBufferView {
+  if (view.buffer instanceof SharedArrayBuffer) return view;
+  const Ctor = view.constructor as new (buffer: SharedArrayBuffer) => ArrayBufferView & { set(a: ArrayBufferView): void };
+  const out = new Ctor(new SharedArrayBuffer(view.byteLength));
+  out.set(view);
+  return out;
+}
+
+// Running from TypeScript sources (tests), the worker loads the .ts entry through tsx; built, the .js one.
+function workerEntry(): { filename: string; execArgv: string[] } {
+  const js = fileURLToPath(new URL('./part-worker.js', import.meta.url));
+  if (existsSync(js)) return { filename: js, execArgv: [] };
+  return { filename: fileURLToPath(new URL('./part-worker.ts', import.meta.url)), execArgv: ['--import', 'tsx'] };
+}
