@@ -12,7 +12,7 @@ import { concatData } from '../storage/concat.js';
 import type { ZoneStats } from '../expr/kernel.js';
 import { mergeZones } from '../ingest/accumulate.js';
 import { commit } from './commit.js';
-import { type WrittenPart, sliceColumns, writePart } from './partition.js';
+import { type WrittenPart, mergeParts, sliceColumns, writePart } from './partition.js';
 import { splitColumns } from './split-key.js';
 import { pickTier, writeTier } from './tiers.js';
 
@@ -117,6 +117,7 @@ export async function compactOnce(ctx: StoreContext, name: string, tableId: stri
 async function rewrite(ctx: StoreContext, snap: Snapshot, run: readonly PartRecord[]): Promise<WrittenPart[]> {
   const schema = snap.schema;
   if (run.every((p) => !snap.deleted.has(p.id))) {
+    if (ctx.partWriter) return [await mergeParts(ctx, ctx.partWriter, snap.record.id, schema, run, mergedZones(run))];
     const columns = await Promise.all(
       schema.fields.map(async (f) => concatData(f.type, await Promise.all(run.map((p) => loadColumn(ctx, p, f.name, false))))),
     );

@@ -1,13 +1,16 @@
 // Piscina worker entry of the part writer: lowers its own thread's priority, then encodes partition
 // files and writes them with synchronous calls (the work stays on this thread, at its priority).
-import { readlinkSync } from 'node:fs';
+import { closeSync, openSync, readSync, readlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { setPriority } from 'node:os';
 import { Data, type DataType, type Schema } from 'apache-arrow';
-import { isHaloclineError } from '../errors.js';
+import { HaloclineError, isHaloclineError } from '../errors.js';
+import { PREFIX_BYTES, checkPrefix, decodeSegment } from '../storage/format.js';
+import { concatData } from '../storage/concat.js';
 import { decodeSchema } from '../schema/serialize.js';
 import { writeFileDurably } from '../storage/localfs.js';
 import { encodePart } from './partition.js';
-import type { PartWriteReply, PartWriteTask, SharedData } from './part-writer.js';
+import type { MergeInput, PartWriteReply, PartWriteTask, SharedData } from './part-writer.js';
 
 /** Nice value of the writer thread: scans (nice 0) get about nine tenths of a contended core. */
 export const WRITER_NICE = 10;
@@ -17,7 +20,7 @@ lowerPriority();
 export default function writePartTask(task: PartWriteTask): PartWriteReply {
   try {
     const schema = schemaOf(task.schema);
-    const columns = task.columns.map((c, i) => unshare(schema.fields[i]!.type, c));
+    const columns = task.columns ? task.columns.map((c, i) => unshare(schema.fields[i]!.type, c)) : merged(task.root, schema, task.inputs ?? []);
     const chunks: Uint8Array[] = [];
     let size = 0;
     const encoded = encodePart(task.id, schema, columns, task.known, (bytes) => {
@@ -31,6 +34,47 @@ export default function writePartTask(task: PartWriteTask): PartWriteReply {
     const { name: _name, code, ...context } = { ...e };
     return { error: { code, message: e.message, context } };
   }
+}
+
+// the columns of whole partitions joined in order, read with synchronous calls on this thread
+function merged(root: string, schema: Schema, inputs: readonly MergeInput[]): Data[] {
+  const read: { p: MergeInput; fd: number }[] = [];
+  try {
+    for (const p of inputs) read.push({ p, fd: openInput(root, p.file) });
+    for (const { p, fd } of read) checkPrefix(readAt(fd, 0, PREFIX_BYTES), p.file);
+    return schema.fields.map((f) =>
+      concatData(
+        f.type,
+        read.map(({ p, fd }) => {
+          const seg = p.segments.find((s) => s.name === f.name);
+          if (!seg) throw new HaloclineError('Corrupt', `partition file ${p.file} has no column "${f.name}"`, { column: f.name, path: p.file });
+          const data = decodeSegment(readAt(fd, seg.offset, seg.length), p.file);
+          if (data.length !== p.rows) throw new HaloclineError('Corrupt', `${p.file}: column "${f.name}" has ${data.length} rows, expected ${p.rows}`, { path: p.file });
+          return data;
+        }),
+      ),
+    );
+  } finally {
+    for (const { fd } of read) closeSync(fd);
+  }
+}
+
+function openInput(root: string, file: string): number {
+  try {
+    return openSync(join(root, file), 'r');
+  } catch (e) {
+    throw new HaloclineError('Corrupt', `cannot open data file ${file}: ${(e as Error).message}`, { path: file });
+  }
+}
+
+function readAt(fd: number, offset: number, length: number): Uint8Array {
+  const out = new Uint8Array(length);
+  for (let done = 0; done < length; ) {
+    const n = readSync(fd, out, done, length - done, offset + done);
+    if (n === 0) throw new HaloclineError('Corrupt', `a partition file is truncated at ${offset + done}`, {});
+    done += n;
+  }
+  return out;
 }
 
 function unshare(type: DataType, s: SharedData): Data {

@@ -7,6 +7,7 @@ import { Piscina } from 'piscina';
 import type { ZoneStats } from '../expr/kernel.js';
 import { type ErrorCode, HaloclineError } from '../errors.js';
 import { encodeSchema } from '../schema/serialize.js';
+import type { PartRecord } from '../storage/records.js';
 import type { EncodedPart } from './partition.js';
 
 /** What the part writer thread gets: a column chunk's buffers in shared memory (never transferred). */
@@ -24,9 +25,14 @@ export interface PartWriteTask {
   readonly id: string;
   readonly file: string;
   readonly schema: Uint8Array;
-  readonly columns: readonly SharedData[];
+  /** The columns in schema order, or `inputs`: whole partitions whose rows are concatenated (compaction). */
+  readonly columns?: readonly SharedData[];
+  readonly inputs?: readonly MergeInput[];
   readonly known?: Readonly<Record<string, ZoneStats>>;
 }
+
+/** A partition merged whole: its file and where its columns' segments are. */
+export type MergeInput = Pick<PartRecord, 'file' | 'rows' | 'segments'>;
 
 /** The writer thread's answer: the file's layout, or an engine error as plain data. */
 export type PartWriteReply = { ok: EncodedPart } | { error: { code: string; message: string; context: Record<string, unknown> } };
@@ -49,13 +55,29 @@ export class PartWriter {
 
   /** Encodes and durably writes one partition file; nothing is left behind when it fails. */
   async write(part: { id: string; file: string; schema: Schema; columns: readonly Data[]; known?: Readonly<Record<string, ZoneStats>> }): Promise<EncodedPart> {
-    let schema = this.schemas.get(part.schema);
-    if (!schema) this.schemas.set(part.schema, (schema = encodeSchema(part.schema)));
-    const task: PartWriteTask = { root: this.root, id: part.id, file: part.file, schema, columns: part.columns.map(share), ...(part.known ? { known: part.known } : {}) };
+    return this.run({ root: this.root, id: part.id, file: part.file, schema: this.schemaBytes(part.schema), columns: part.columns.map(share), ...(part.known ? { known: part.known } : {}) });
+  }
+
+  /**
+   * Writes the rows of whole partitions, in order, as one partition file: the thread reads, joins,
+   * encodes and writes them (compaction of partitions without deleted rows).
+   */
+  async merge(part: { id: string; file: string; schema: Schema; inputs: readonly MergeInput[]; known?: Readonly<Record<string, ZoneStats>> }): Promise<EncodedPart> {
+    const inputs = part.inputs.map(({ file, rows, segments }) => ({ file, rows, segments }));
+    return this.run({ root: this.root, id: part.id, file: part.file, schema: this.schemaBytes(part.schema), inputs, ...(part.known ? { known: part.known } : {}) });
+  }
+
+  private async run(task: PartWriteTask): Promise<EncodedPart> {
     const reply = (await this.pool.run(task)) as PartWriteReply;
     if ('ok' in reply) return reply.ok;
     const { code, message, context } = reply.error;
     throw new HaloclineError(code as ErrorCode, message, context);
+  }
+
+  private schemaBytes(schema: Schema): Uint8Array {
+    let bytes = this.schemas.get(schema);
+    if (!bytes) this.schemas.set(schema, (bytes = encodeSchema(schema)));
+    return bytes;
   }
 
   async close(): Promise<void> {

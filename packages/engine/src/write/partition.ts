@@ -8,6 +8,7 @@ import { type SegmentRef, encodeFooter, encodePrefix, encodeSegment, padding } f
 import { type PartRecord, partFile } from '../storage/records.js';
 import { zoneStats } from '../storage/zonemap.js';
 import { derivedColumns } from '../geo/bbox.js';
+import type { PartWriter } from './part-writer.js';
 
 /** A written partition file, not yet committed: its record lacks `seq` and `added`. */
 export type WrittenPart = Omit<PartRecord, 'seq' | 'added'>;
@@ -63,7 +64,7 @@ export async function writePart(
   known?: Readonly<Record<string, ZoneStats>>,
   background = false,
 ): Promise<WrittenPart> {
-  const id = `${Date.now().toString(36)}-${ctx.token}-${randomBytes(4).toString('hex')}`;
+  const id = newPartId(ctx);
   const file = partFile(table, id);
   if (background && ctx.partWriter?.accepts(columns)) return { table, file, ...(await ctx.partWriter.write({ id, file, schema, columns, known })) };
   const writer = await ctx.blobs.create(file);
@@ -76,6 +77,19 @@ export async function writePart(
     throw e;
   }
 }
+
+/**
+ * Writes the rows of whole partitions `parts`, in order, as one partition file on the part writer
+ * thread (which reads them itself); zone maps are merged from theirs.
+ */
+export async function mergeParts(ctx: StoreContext, writer: PartWriter, table: string, schema: Schema, parts: readonly PartRecord[], known: Readonly<Record<string, ZoneStats>>): Promise<WrittenPart> {
+  const id = newPartId(ctx);
+  const file = partFile(table, id);
+  return { table, file, ...(await writer.merge({ id, file, schema, inputs: parts, known })) };
+}
+
+// unique, and carries this process's token (a file of a live writer is no orphan)
+const newPartId = (ctx: StoreContext): string => `${Date.now().toString(36)}-${ctx.token}-${randomBytes(4).toString('hex')}`;
 
 /** A partition file's layout and zone maps, as `encodePart` made them. */
 export type EncodedPart = Pick<PartRecord, 'id' | 'rows' | 'bytes' | 'segments' | 'zones'>;
