@@ -152,17 +152,19 @@ export function writeFileDurably(root: string, path: string, chunks: readonly Ui
   mkdirSync(dirname(full), { recursive: true });
   const tmp = `${full}.${randomBytes(4).toString('hex')}${TEMP_SUFFIX}`;
   const fd = openSync(tmp, 'w');
+  let open = true;
   try {
     let position = 0;
     for (let i = 0; i < chunks.length; i += WRITEV_MAX) position += writeAllSync(fd, chunks.slice(i, i + WRITEV_MAX), position);
     fsyncSync(fd);
-  } catch (e) {
     closeSync(fd);
+    open = false;
+    renameSync(tmp, full);
+  } catch (e) {
+    if (open) closeSync(fd);
     unlinkSync(tmp);
     throw e;
   }
-  closeSync(fd);
-  renameSync(tmp, full);
   const dir = openSync(dirname(full), 'r');
   try {
     fsyncSync(dir);

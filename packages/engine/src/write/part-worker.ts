@@ -3,6 +3,7 @@
 import { closeSync, openSync, readSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { setPriority } from 'node:os';
+import { isMainThread } from 'node:worker_threads';
 import { Data, type DataType, type Schema } from 'apache-arrow';
 import { HaloclineError, isHaloclineError } from '../errors.js';
 import { PREFIX_BYTES, checkPrefix, decodeSegment } from '../storage/format.js';
@@ -10,12 +11,10 @@ import { concatData } from '../storage/concat.js';
 import { decodeSchema } from '../schema/serialize.js';
 import { writeFileDurably } from '../storage/localfs.js';
 import { encodePart } from './partition.js';
-import type { MergeInput, PartWriteReply, PartWriteTask, SharedData } from './part-writer.js';
+import { type MergeInput, type PartWriteReply, type PartWriteTask, type SharedData, WRITER_NICE } from './part-writer.js';
 
-/** Nice value of the writer thread: scans (nice 0) get about nine tenths of a contended core. */
-export const WRITER_NICE = 10;
-
-lowerPriority();
+// only as the writer thread: a module imported on the main thread must not lower the main thread
+if (!isMainThread) lowerPriority();
 
 export default function writePartTask(task: PartWriteTask): PartWriteReply {
   try {
