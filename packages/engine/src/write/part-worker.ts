@@ -4,14 +4,14 @@ import { closeSync, openSync, readSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { setPriority } from 'node:os';
 import { isMainThread } from 'node:worker_threads';
-import { Data, type DataType, type Schema } from 'apache-arrow';
+import type { Data, Schema } from 'apache-arrow';
 import { HaloclineError, isHaloclineError } from '../errors.js';
 import { PREFIX_BYTES, checkPrefix, decodeSegment } from '../storage/format.js';
 import { concatData } from '../storage/concat.js';
 import { decodeSchema } from '../schema/serialize.js';
 import { writeFileDurably } from '../storage/localfs.js';
 import { encodePart } from './partition.js';
-import { type MergeInput, type PartWriteReply, type PartWriteTask, type SharedData, WRITER_NICE } from './part-writer.js';
+import { type MergeInput, type PartWriteReply, type PartWriteTask, WRITER_NICE, rebuild } from './part-writer.js';
 
 // only as the writer thread: a module imported on the main thread must not lower the main thread
 if (!isMainThread) lowerPriority();
@@ -19,7 +19,7 @@ if (!isMainThread) lowerPriority();
 export default function writePartTask(task: PartWriteTask): PartWriteReply {
   try {
     const schema = schemaOf(task.schema);
-    const columns = task.columns ? task.columns.map((c, i) => unshare(schema.fields[i]!.type, c)) : merged(task.root, schema, task.inputs ?? []);
+    const columns = task.columns ? task.columns.map((c, i) => rebuild(schema.fields[i]!.type, c)) : merged(task.root, schema, task.inputs ?? []);
     const chunks: Uint8Array[] = [];
     let size = 0;
     const encoded = encodePart(task.id, schema, columns, task.known, (bytes) => {
@@ -74,11 +74,6 @@ function readAt(fd: number, offset: number, length: number): Uint8Array {
     done += n;
   }
   return out;
-}
-
-function unshare(type: DataType, s: SharedData): Data {
-  const children = s.children.map((c, i) => unshare(type.children[i]!.type, c));
-  return new Data(type, s.offset, s.length, s.nullCount, s.buffers as never, children);
 }
 
 let last: { bytes: Uint8Array; schema: Schema } | null = null;

@@ -1,6 +1,6 @@
 // The part writer thread: partition files it writes (appends, compaction merges) read back like inline ones.
 import { readFileSync, readdirSync } from 'node:fs';
-import { Bool, Field, Float64, Int64, Int32, Schema, Utf8 } from 'apache-arrow';
+import { Bool, Field, Float64, Int64, Int32, Schema, Utf8, tableFromArrays } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
 import type { StoreContext } from '../context.js';
 import { openStore } from '../index.js';
@@ -83,6 +83,30 @@ describe('part writer', () => {
       const nice = readdirSync('/proc/self/task').map((tid) => Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]));
       expect(nice.filter((n) => n === WRITER_NICE)).toHaveLength(1);
       expect(nice.filter((n) => n === 0).length).toBeGreaterThan(1); // the main thread and the scan worker
+    } finally {
+      await store.close();
+      await dir.remove();
+    }
+  });
+
+  it('caches the columns of a delta as written, copied from the caller\'s buffers', async () => {
+    const dir = await tempDir();
+    const store = await openStore({ path: dir.path, workers: 1, compactRun: 100 });
+    try {
+      const t = store.table('obs');
+      await t.create(new Schema([new Field('id', new Int32(), false)]));
+      const ids = new Int32Array(new SharedArrayBuffer(4 * 100)).map((_, i) => i);
+      await t.insert(tableFromArrays({ id: ids }));
+      ids.fill(-1); // the caller reuses its buffer
+      const ctx = (store as unknown as { ctx: StoreContext }).ctx;
+      const snap = openSnapshot(ctx, 'obs');
+      try {
+        expect(ctx.cache.get(`${snap.parts[0]!.id}/id`)).toBeDefined();
+      } finally {
+        snap.release();
+      }
+      expect(await t.select('id >= 0').count()).toBe(100);
+      expect((await t.select('id < 3').all()).map((r) => r.id)).toEqual([0, 1, 2]);
     } finally {
       await store.close();
       await dir.remove();

@@ -2,7 +2,7 @@
 // and compaction take the cores only when scans leave them idle (Linux thread nice; elsewhere plain).
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { type Data, DataType, type Schema } from 'apache-arrow';
+import { Data, DataType, type Schema } from 'apache-arrow';
 import { Piscina } from 'piscina';
 import type { ZoneStats } from '../expr/kernel.js';
 import { type ErrorCode, HaloclineError } from '../errors.js';
@@ -58,7 +58,7 @@ export class PartWriter {
 
   /** Encodes and durably writes one partition file; nothing is left behind when it fails. */
   async write(part: { id: string; file: string; schema: Schema; columns: readonly Data[]; known?: Readonly<Record<string, ZoneStats>> }): Promise<EncodedPart> {
-    return this.run({ root: this.root, id: part.id, file: part.file, schema: this.schemaBytes(part.schema), columns: part.columns.map(share), ...(part.known ? { known: part.known } : {}) });
+    return this.run({ root: this.root, id: part.id, file: part.file, schema: this.schemaBytes(part.schema), columns: part.columns.map((c) => share(c)), ...(part.known ? { known: part.known } : {}) });
   }
 
   /**
@@ -92,17 +92,31 @@ export class PartWriter {
  * A chunk's buffers in SharedArrayBuffers: shared ones as they are, others copied once (posting
  * an ordinary buffer would clone the whole buffer behind a view; transferring would detach it).
  */
-export function share(data: Data): SharedData {
-  const buffers = [data.valueOffsets, data.values, data.nullBitmap, data.typeIds].map((b) => (b ? toShared(b as ArrayBufferView) : undefined));
-  return { offset: data.offset, length: data.length, nullCount: data.nullCount, buffers, children: data.children.map(share) };
+export function share(data: Data, copy = false): SharedData {
+  const buffers = [data.valueOffsets, data.values, data.nullBitmap, data.typeIds].map((b) => (b ? toShared(b as ArrayBufferView, copy) : undefined));
+  return { offset: data.offset, length: data.length, nullCount: data.nullCount, buffers, children: data.children.map((c) => share(c, copy)) };
+}
+
+/**
+ * The chunk over SharedArrayBuffers, what scan workers and the writer thread read: buffers already
+ * shared are kept unless `copy` (a copy the caller's later writes to its buffers cannot reach).
+ */
+export function sharedData(data: Data, copy = false): Data {
+  return rebuild(data.type, share(data, copy));
+}
+
+/** A chunk of `type` over the buffers of `s` (no copy). */
+export function rebuild(type: DataType, s: SharedData): Data {
+  const children = s.children.map((c, i) => rebuild(type.children[i]!.type, c));
+  return new Data(type, s.offset, s.length, s.nullCount, s.buffers as never, children);
 }
 
 function shareable(data: Data): boolean {
   return !DataType.isDictionary(data.type) && (data.variadicBuffers?.length ?? 0) === 0 && data.children.every(shareable);
 }
 
-function toShared(view: ArrayBufferView): ArrayBufferView {
-  if (view.buffer instanceof SharedArrayBuffer) return view;
+function toShared(view: ArrayBufferView, copy: boolean): ArrayBufferView {
+  if (view.buffer instanceof SharedArrayBuffer && !copy) return view;
   const Ctor = view.constructor as new (buffer: SharedArrayBuffer) => ArrayBufferView & { set(a: ArrayBufferView): void };
   const out = new Ctor(new SharedArrayBuffer(view.byteLength));
   out.set(view);

@@ -8,7 +8,8 @@ import { type SegmentRef, encodeFooter, encodePrefix, encodeSegment, padding } f
 import { type PartRecord, partFile } from '../storage/records.js';
 import { zoneStats } from '../storage/zonemap.js';
 import { derivedColumns } from '../geo/bbox.js';
-import type { PartWriter } from './part-writer.js';
+import { type PartWriter, sharedData } from './part-writer.js';
+import { warmColumns } from '../read/load.js';
 
 /** A written partition file, not yet committed: its record lacks `seq` and `added`. */
 export type WrittenPart = Omit<PartRecord, 'seq' | 'added'>;
@@ -66,7 +67,16 @@ export async function writePart(
 ): Promise<WrittenPart> {
   const id = newPartId(ctx);
   const file = partFile(table, id);
-  if (background && ctx.partWriter?.accepts(columns)) return { table, file, ...(await ctx.partWriter.write({ id, file, schema, columns, known })) };
+  if (background && ctx.partWriter?.accepts(columns)) {
+    // a delta (small enough to scan inline) is read soon and whole: its columns go to the cache as
+    // written (copies: the caller may reuse its buffers), so a reader after the commit does not
+    // read them back; the LRU evicts them if nobody does
+    const warm = columns[0] !== undefined && columns[0].length < ctx.options.inlineRows;
+    const shared = columns.map((c) => sharedData(c, warm));
+    const part: WrittenPart = { table, file, ...(await ctx.partWriter.write({ id, file, schema, columns: shared, known })) };
+    if (warm) warmColumns(ctx, part, schema.fields.map((f) => f.name), shared);
+    return part;
+  }
   const writer = await ctx.blobs.create(file);
   try {
     const encoded = encodePart(id, schema, columns, known, (bytes) => void writer.append(bytes), () => writer.size);
@@ -130,6 +140,7 @@ export function encodePart(
 }
 
 /** Best-effort removal of files that were written but will not be committed. */
-export async function removeParts(ctx: StoreContext, parts: readonly Pick<PartRecord, 'file'>[]): Promise<void> {
+export async function removeParts(ctx: StoreContext, parts: readonly (Pick<PartRecord, 'file'> & { id?: string })[]): Promise<void> {
+  for (const p of parts) if (p.id !== undefined) ctx.cache.dropPart(p.id); // columns warmed when written
   await Promise.all(parts.map((p) => ctx.blobs.remove(p.file).catch(() => undefined)));
 }
