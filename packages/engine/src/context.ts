@@ -7,6 +7,7 @@ import type { BlobStore } from './storage/blobstore.js';
 import type { ColumnCache } from './storage/cache.js';
 import type { MetaStore } from './storage/metastore.js';
 import type { TableRecord } from './storage/records.js';
+import type { PartWriter } from './write/part-writer.js';
 
 /** Tuning knobs, all with defaults (see openStore). */
 export interface EngineOptions {
@@ -31,6 +32,8 @@ export interface StoreContext {
   /** The worker pool, or null when the store runs with `workers: 0`. */
   readonly pool: Executor | null;
   readonly inline: Executor;
+  /** The low-priority thread appends and compaction write partition files on; absent with `workers: 0`. */
+  readonly partWriter?: PartWriter | null;
   readonly options: EngineOptions;
   /**
    * This process's token in the store's reader table. It is part of every file name the process

@@ -1,6 +1,6 @@
 // Kill -9 at random moments while committing transactions and compacting: the table is always before or after a commit.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdir, readdir } from 'node:fs/promises';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -14,13 +14,16 @@ const KILLS = 50;
 const source = fileURLToPath(new URL('./test-util/crash-child.ts', import.meta.url));
 // bundled once (packages external, resolved from the package's node_modules): a child starts in a
 // fraction of the time tsx needs, which keeps 50 kills within tens of seconds
-const bundle = fileURLToPath(new URL('../node_modules/.cache/halocline/crash-child.mjs', import.meta.url));
+const bundle = fileURLToPath(new URL('../node_modules/.cache/halocline/crash-child.js', import.meta.url));
+// the child runs a scan worker and the part writer thread: their entries are bundled beside it
+const entries = { 'crash-child': source, worker: fileURLToPath(new URL('./exec/worker.ts', import.meta.url)), 'part-worker': fileURLToPath(new URL('./write/part-worker.ts', import.meta.url)) };
 
 describe('crash safety', () => {
   const dirs: Array<() => Promise<void>> = [];
   beforeAll(async () => {
     await mkdir(join(bundle, '..'), { recursive: true });
-    await build({ entryPoints: [source], bundle: true, platform: 'node', format: 'esm', packages: 'external', outfile: bundle, logLevel: 'silent' });
+    await writeFile(join(bundle, '..', 'package.json'), '{ "type": "module" }\n');
+    await build({ entryPoints: entries, bundle: true, platform: 'node', format: 'esm', packages: 'external', outdir: join(bundle, '..'), logLevel: 'silent' });
   });
   afterAll(async () => Promise.all(dirs.map((r) => r())));
 
@@ -30,12 +33,12 @@ describe('crash safety', () => {
     let acked = -1;
     let seed = 12345;
     const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-    let next = start(dir.path);
+    let next = start(dir.path, 0);
     let progress = 0;
     for (let k = 0; k < KILLS; k++) {
       const child = next;
       const last = await runAndKill(child, random() * 200);
-      next = start(dir.path); // loads its modules while this one is checked
+      next = start(dir.path, (k + 1) % 2); // loads its modules while this one is checked; every other child writes on the part writer thread
       progress += Math.max(0, last - acked);
       acked = await verify(dir.path, Math.max(acked, last));
     }
@@ -44,8 +47,8 @@ describe('crash safety', () => {
   }, 300_000);
 });
 
-function start(path: string): ChildProcess {
-  const proc = spawn(process.execPath, [bundle, path, String(ROWS)], { stdio: ['pipe', 'pipe', 'pipe'] });
+function start(path: string, workers: number): ChildProcess {
+  const proc = spawn(process.execPath, [bundle, path, String(ROWS), String(workers)], { stdio: ['pipe', 'pipe', 'pipe'] });
   proc.on('error', () => undefined);
   return proc;
 }

@@ -20,12 +20,17 @@ import { collectGarbage } from './mvcc/garbage.js';
 import { Readers } from './mvcc/readers.js';
 import { Table } from './table.js';
 import { type RawRecord, rawFolder } from './raw/entry.js';
+import { PartWriter } from './write/part-writer.js';
 
 /** Options of `openStore`; only `path` is required. */
 export interface StoreOptions extends Partial<EngineOptions> {
   /** The store's directory; created when missing. */
   readonly path: string;
-  /** Scan worker threads; default the number of cores; 0 scans everything inline. */
+  /**
+   * Scan worker threads; default the number of cores; 0 scans everything inline and writes
+   * partition files on the calling thread (otherwise appends and compaction write them on one
+   * low-priority thread, `write/part-writer.ts`).
+   */
   readonly workers?: number;
 }
 
@@ -59,7 +64,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   await removeOrphans(meta, blobs, readers);
   const workers = options.workers ?? availableParallelism();
   const pool = workers > 0 ? new PoolExecutor(workers) : null;
-  const store = new OpenStore(meta, blobs, pool, engine, readers);
+  const store = new OpenStore(meta, blobs, pool, engine, readers, workers > 0 ? new PartWriter(options.path) : null);
   store.collectGarbage();
   return new Store(store);
 }
@@ -113,6 +118,7 @@ class OpenStore implements StoreContext {
     readonly pool: Executor | null,
     readonly options: EngineOptions,
     private readonly readers: Readers,
+    readonly partWriter: PartWriter | null,
   ) {
     this.cache = new ColumnCache(options.cacheBytes);
     readers.pins = (table) => this.snapshots.minPinned(table);
@@ -177,6 +183,7 @@ class OpenStore implements StoreContext {
     await this.idle();
     this.closed = true;
     await this.pool?.close();
+    await this.partWriter?.close();
     await this.readers.close();
     await this.meta.close();
   }

@@ -31,6 +31,14 @@ export async function loadColumn(ctx: StoreContext, part: PartRecord, column: st
   }
 }
 
+/** Puts columns of a partition this process just wrote (offset-0 chunks over SharedArrayBuffers) in the cache. */
+export function warmColumns(ctx: StoreContext, part: Pick<PartRecord, 'id' | 'rows' | 'segments'>, names: readonly string[], columns: readonly Data[]): void {
+  names.forEach((name, i) => {
+    const data = columns[i]!;
+    if (data.offset === 0 && data.length === part.rows) ctx.cache.put(cacheKey(part, name), { data, bytes: byteSize(data) });
+  });
+}
+
 /**
  * The named column for a scan that reads through the cache and may overwrite what it gets: the
  * cached chunk when there is one (shared: `owned` false), else a private read (`owned` true) that
@@ -42,7 +50,7 @@ export async function loadOwned(ctx: StoreContext, part: PartRecord, column: str
 }
 
 // a segment stored under two names (point boxes, geo/bbox.ts) is one cache entry
-function cacheKey(part: PartRecord, column: string): string {
+function cacheKey(part: Pick<PartRecord, 'id' | 'segments'>, column: string): string {
   const seg = part.segments.find((s) => s.name === column);
   const first = seg && part.segments.find((s) => s.offset === seg.offset);
   return `${part.id}/${first?.name ?? column}`;

@@ -2,7 +2,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../test-util/tmp.js';
-import { LocalBlobStore } from './localfs.js';
+import { LocalBlobStore, writeFileDurably } from './localfs.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -63,5 +63,18 @@ describe('LocalBlobStore', () => {
     };
     expect(await text(blobs.stream('f/x'))).toBe('hello world');
     expect(await text(blobs.stream('f/x', { start: 6, end: 10 }))).toBe('world');
+  });
+
+  it('writes a file durably with synchronous gathered writes, more chunks than one writev takes', async () => {
+    const { blobs, root } = await store();
+    const chunks = Array.from({ length: 1300 }, (_, i) => new Uint8Array(i % 7).fill(i & 0xff));
+    writeFileDurably(root, 'parts/t/b.hlp', chunks);
+    expect(await blobs.list('parts')).toEqual(['parts/t/b.hlp']); // no temp file left
+    expect(await readFile(join(root, 'parts/t/b.hlp'))).toEqual(Buffer.concat(chunks));
+    expect(() => writeFileDurably(root, '../x.hlp', chunks)).toThrow('invalid blob path');
+    // a failed write leaves nothing: the target is a directory, so the rename fails after the write
+    await blobs.create('parts/t/dir/c.hlp').then((w) => w.abort());
+    expect(() => writeFileDurably(root, 'parts/t/dir', [new Uint8Array(3)])).toThrow();
+    expect((await readdir(join(root, 'parts/t'))).sort()).toEqual(['b.hlp', 'dir']);
   });
 });

@@ -1,6 +1,10 @@
+import fc from 'fast-check';
+import { Float64, Utf8, vectorFromArray } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
+import { concatData } from '../storage/concat.js';
+import { zoneStats } from '../storage/zonemap.js';
 import type { PartRecord } from '../storage/records.js';
-import { pickRun } from './compact.js';
+import { mergedZones, pickRun } from './compact.js';
 
 const part = (seq: number, rows: number) => ({ id: `p${seq}`, seq, rows }) as PartRecord;
 
@@ -12,5 +16,30 @@ describe('pickRun', () => {
     expect(pickRun(parts.slice(0, 4), 1000, 4)).toEqual([]);
     const many = Array.from({ length: 10 }, (_, i) => part(i, 200));
     expect(pickRun(many, 1000, 4).map((p) => p.seq)).toEqual([0, 1, 2, 3, 4]);
+  });
+});
+
+describe('mergedZones', () => {
+  it('equals the zone maps of a pass over the joined partitions (NaN, null, -0, strings)', () => {
+    const float = fc.oneof(fc.double(), fc.constant(Number.NaN), fc.constant(-0), fc.constant(null));
+    const text = fc.option(fc.string({ unit: 'binary', maxLength: 3 }), { freq: 4 });
+    fc.assert(
+      fc.property(fc.array(fc.array(fc.tuple(float, text), { minLength: 1, maxLength: 12 }), { minLength: 1, maxLength: 5 }), (chunks) => {
+        const data = chunks.map((c) => ({
+          v: vectorFromArray(c.map((r) => r[0]), new Float64()).data[0]!,
+          s: vectorFromArray(c.map((r) => r[1]), new Utf8()).data[0]!,
+        }));
+        const parts = data.map((d, i) => ({ ...part(i, d.v.length), zones: { v: zoneStats(d.v), s: zoneStats(d.s) } }) as PartRecord);
+        const merged = mergedZones(parts);
+        expect(merged.v).toEqual(zoneStats(concatData(new Float64(), data.map((d) => d.v))));
+        expect(merged.s).toEqual(zoneStats(concatData(new Utf8(), data.map((d) => d.s))));
+      }),
+    );
+  });
+
+  it('leaves a column to a pass when an older input has no NaN count', () => {
+    const zone = { min: 1, max: 2, nullCount: 0, rows: 3 };
+    const parts = [{ ...part(0, 3), zones: { v: { ...zone, nanCount: 0 } } }, { ...part(1, 3), zones: { v: zone } }] as PartRecord[];
+    expect(mergedZones(parts)).toEqual({});
   });
 });

@@ -9,8 +9,10 @@ import { type Snapshot, liveRows, openSnapshot } from '../read/snapshot.js';
 import { concatForwards } from '../mvcc/forward.js';
 import type { ForwardRecord, PartRecord } from '../storage/records.js';
 import { concatData } from '../storage/concat.js';
+import type { ZoneStats } from '../expr/kernel.js';
+import { mergeZones } from '../ingest/accumulate.js';
 import { commit } from './commit.js';
-import { type WrittenPart, sliceColumns, writePart } from './partition.js';
+import { type WrittenPart, mergeParts, sliceColumns, writePart } from './partition.js';
 import { splitColumns } from './split-key.js';
 import { pickTier, writeTier } from './tiers.js';
 
@@ -115,13 +117,30 @@ export async function compactOnce(ctx: StoreContext, name: string, tableId: stri
 async function rewrite(ctx: StoreContext, snap: Snapshot, run: readonly PartRecord[]): Promise<WrittenPart[]> {
   const schema = snap.schema;
   if (run.every((p) => !snap.deleted.has(p.id))) {
+    if (ctx.partWriter) return [await mergeParts(ctx, ctx.partWriter, snap.record.id, schema, run, mergedZones(run))];
     const columns = await Promise.all(
       schema.fields.map(async (f) => concatData(f.type, await Promise.all(run.map((p) => loadColumn(ctx, p, f.name, false))))),
     );
-    return [await writePart(ctx, snap.record.id, schema, columns)];
+    return [await writePart(ctx, snap.record.id, schema, columns, mergedZones(run), true)];
   }
   const batches: RecordBatch[] = [];
   for await (const b of scanBatches(ctx, { ...snap, parts: run }, plan(schema, snap.record.name, undefined))) batches.push(b);
   const rows = batches.reduce((n, b) => n + b.numRows, 0);
-  return rows === 0 ? [] : [await writePart(ctx, snap.record.id, schema, sliceColumns(schema, batches, 0, rows))];
+  return rows === 0 ? [] : [await writePart(ctx, snap.record.id, schema, sliceColumns(schema, batches, 0, rows), undefined, true)];
+}
+
+/**
+ * The zone maps of the concatenation of whole partitions, from theirs (no pass over the rows). A
+ * column whose NaN count some input lacks (written before NaNs were counted) is left to a pass.
+ */
+export function mergedZones(parts: readonly PartRecord[]): Record<string, ZoneStats> {
+  const out: Record<string, ZoneStats> = {};
+  for (const name of Object.keys(parts[0]?.zones ?? {})) {
+    const zones = parts.map((p) => p.zones[name]);
+    if (zones.some((z) => z === undefined)) continue;
+    const merged = zones.reduce<ZoneStats | undefined>((a, z) => mergeZones(a, z!), undefined)!;
+    if (merged.nanCount === undefined && zones.some((z) => z!.nanCount !== undefined)) continue;
+    out[name] = merged;
+  }
+  return out;
 }

@@ -8,6 +8,8 @@ import { type SegmentRef, encodeFooter, encodePrefix, encodeSegment, padding } f
 import { type PartRecord, partFile } from '../storage/records.js';
 import { zoneStats } from '../storage/zonemap.js';
 import { derivedColumns } from '../geo/bbox.js';
+import { type PartWriter, sharedData } from './part-writer.js';
+import { warmColumns } from '../read/load.js';
 
 /** A written partition file, not yet committed: its record lacks `seq` and `added`. */
 export type WrittenPart = Omit<PartRecord, 'seq' | 'added'>;
@@ -37,7 +39,7 @@ export async function writeParts(ctx: StoreContext, table: string, schema: Schem
   try {
     for (let start = 0; start < total; start += size) {
       const columns = sliceColumns(schema, batches, start, Math.min(total, start + size));
-      written.push(await writePart(ctx, table, schema, columns));
+      written.push(await writePart(ctx, table, schema, columns, undefined, true));
     }
   } catch (e) {
     await removeParts(ctx, written);
@@ -52,6 +54,8 @@ export async function writeParts(ctx: StoreContext, table: string, schema: Schem
  * Each column is encoded and its write started
  * before the next column's zone map is computed, so CPU work overlaps the disk. `known` zone maps
  * (by column name, computed as the rows arrived, e.g. by ingest) are used instead of a pass.
+ * With `background`, the encoding and the durable write run on the store's low-priority part
+ * writer thread when it has one (`part-writer.ts`): appends and compaction leave the cores to scans.
  */
 export async function writePart(
   ctx: StoreContext,
@@ -59,41 +63,84 @@ export async function writePart(
   schema: Schema,
   columns: readonly Data[],
   known?: Readonly<Record<string, ZoneStats>>,
+  background = false,
 ): Promise<WrittenPart> {
-  const id = `${Date.now().toString(36)}-${ctx.token}-${randomBytes(4).toString('hex')}`;
-  const rows = columns[0]?.length ?? 0;
+  const id = newPartId(ctx);
   const file = partFile(table, id);
+  if (background && ctx.partWriter?.accepts(columns)) {
+    // a delta (small enough to scan inline) is read soon and whole: its columns go to the cache as
+    // written (copies: the caller may reuse its buffers), so a reader after the commit does not
+    // read them back; the LRU evicts them if nobody does
+    const warm = columns[0] !== undefined && columns[0].length < ctx.options.inlineRows;
+    const shared = columns.map((c) => sharedData(c, warm));
+    const part: WrittenPart = { table, file, ...(await ctx.partWriter.write({ id, file, schema, columns: shared, known })) };
+    if (warm) warmColumns(ctx, part, schema.fields.map((f) => f.name), shared);
+    return part;
+  }
   const writer = await ctx.blobs.create(file);
   try {
-    const zones: Record<string, ZoneStats> = {};
-    const segments: SegmentRef[] = [];
-    void writer.append(encodePrefix());
-    const named = schema.fields.map((field, i) => ({ name: field.name, data: columns[i]!, sameAs: undefined as string | undefined }));
-    for (const { name, data, sameAs } of [...named, ...derivedColumns(schema, columns)]) {
-      const alias = sameAs === undefined ? undefined : segments.find((s) => s.name === sameAs);
-      if (alias) {
-        // identical values (point boxes): a second name for the same bytes, read and cached once
-        segments.push({ name, offset: alias.offset, length: alias.length });
-        zones[name] = zones[sameAs!]!;
-        continue;
-      }
-      const bytes = encodeSegment(name, data);
-      segments.push({ name, offset: writer.size, length: bytes.length });
-      void writer.append(bytes);
-      void writer.append(padding(writer.size));
-      zones[name] = known?.[name] ?? zoneStats(data);
-    }
-    void writer.append(encodeFooter(id, rows, segments));
-    const bytes = writer.size;
+    const encoded = encodePart(id, schema, columns, known, (bytes) => void writer.append(bytes), () => writer.size);
     await writer.commit();
-    return { id, table, rows, bytes, file, segments, zones: zones as ZoneMaps };
+    return { table, file, ...encoded };
   } catch (e) {
     await writer.abort();
     throw e;
   }
 }
 
+/**
+ * Writes the rows of whole partitions `parts`, in order, as one partition file on the part writer
+ * thread (which reads them itself); zone maps are merged from theirs.
+ */
+export async function mergeParts(ctx: StoreContext, writer: PartWriter, table: string, schema: Schema, parts: readonly PartRecord[], known: Readonly<Record<string, ZoneStats>>): Promise<WrittenPart> {
+  const id = newPartId(ctx);
+  const file = partFile(table, id);
+  return { table, file, ...(await writer.merge({ id, file, schema, inputs: parts, known })) };
+}
+
+// unique, and carries this process's token (a file of a live writer is no orphan)
+const newPartId = (ctx: StoreContext): string => `${Date.now().toString(36)}-${ctx.token}-${randomBytes(4).toString('hex')}`;
+
+/** A partition file's layout and zone maps, as `encodePart` made them. */
+export type EncodedPart = Pick<PartRecord, 'id' | 'rows' | 'bytes' | 'segments' | 'zones'>;
+
+/**
+ * Encodes a partition file (prefix, one segment per column and derived column, footer), handing
+ * each piece to `emit` as soon as it is made; `size()` is the bytes emitted so far.
+ */
+export function encodePart(
+  id: string,
+  schema: Schema,
+  columns: readonly Data[],
+  known: Readonly<Record<string, ZoneStats>> | undefined,
+  emit: (bytes: Uint8Array) => void,
+  size: () => number,
+): EncodedPart {
+  const rows = columns[0]?.length ?? 0;
+  const zones: Record<string, ZoneStats> = {};
+  const segments: SegmentRef[] = [];
+  emit(encodePrefix());
+  const named = schema.fields.map((field, i) => ({ name: field.name, data: columns[i]!, sameAs: undefined as string | undefined }));
+  for (const { name, data, sameAs } of [...named, ...derivedColumns(schema, columns)]) {
+    const alias = sameAs === undefined ? undefined : segments.find((s) => s.name === sameAs);
+    if (alias) {
+      // identical values (point boxes): a second name for the same bytes, read and cached once
+      segments.push({ name, offset: alias.offset, length: alias.length });
+      zones[name] = zones[sameAs!]!;
+      continue;
+    }
+    const bytes = encodeSegment(name, data);
+    segments.push({ name, offset: size(), length: bytes.length });
+    emit(bytes);
+    emit(padding(size()));
+    zones[name] = known?.[name] ?? zoneStats(data);
+  }
+  emit(encodeFooter(id, rows, segments));
+  return { id, rows, bytes: size(), segments, zones: zones as ZoneMaps };
+}
+
 /** Best-effort removal of files that were written but will not be committed. */
-export async function removeParts(ctx: StoreContext, parts: readonly Pick<PartRecord, 'file'>[]): Promise<void> {
+export async function removeParts(ctx: StoreContext, parts: readonly (Pick<PartRecord, 'file'> & { id?: string })[]): Promise<void> {
+  for (const p of parts) if (p.id !== undefined) ctx.cache.dropPart(p.id); // columns warmed when written
   await Promise.all(parts.map((p) => ctx.blobs.remove(p.file).catch(() => undefined)));
 }

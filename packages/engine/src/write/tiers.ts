@@ -99,7 +99,7 @@ export async function writeTier(ctx: StoreContext, snap: Snapshot, pick: TierPic
   const written: (WrittenPart & { seq: number })[] = [];
   try {
     for (const [i, leaf] of leaves.entries()) {
-      const part = await writePart(ctx, snap.record.id, schema, takeRows(schema.fields, columns, leaf));
+      const part = await writePart(ctx, snap.record.id, schema, takeRows(schema.fields, columns, leaf), undefined, true);
       written.push({ ...part, level: pick.level, run, seq: seq + i / leaves.length, ...(order ? { sortedBy: order.name } : {}) });
     }
   } catch (e) {

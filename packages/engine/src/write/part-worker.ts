@@ -1,0 +1,95 @@
+// Piscina worker entry of the part writer: lowers its own thread's priority, then encodes partition
+// files and writes them with synchronous calls (the work stays on this thread, at its priority).
+import { closeSync, openSync, readSync, readlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { setPriority } from 'node:os';
+import { isMainThread } from 'node:worker_threads';
+import type { Data, Schema } from 'apache-arrow';
+import { HaloclineError, isHaloclineError } from '../errors.js';
+import { PREFIX_BYTES, checkPrefix, decodeSegment } from '../storage/format.js';
+import { concatData } from '../storage/concat.js';
+import { decodeSchema } from '../schema/serialize.js';
+import { writeFileDurably } from '../storage/localfs.js';
+import { encodePart } from './partition.js';
+import { type MergeInput, type PartWriteReply, type PartWriteTask, WRITER_NICE, rebuild } from './part-writer.js';
+
+// only as the writer thread: a module imported on the main thread must not lower the main thread
+if (!isMainThread) lowerPriority();
+
+export default function writePartTask(task: PartWriteTask): PartWriteReply {
+  try {
+    const schema = schemaOf(task.schema);
+    const columns = task.columns ? task.columns.map((c, i) => rebuild(schema.fields[i]!.type, c)) : merged(task.root, schema, task.inputs ?? []);
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    const encoded = encodePart(task.id, schema, columns, task.known, (bytes) => {
+      chunks.push(bytes);
+      size += bytes.length;
+    }, () => size);
+    writeFileDurably(task.root, task.file, chunks);
+    return { ok: encoded };
+  } catch (e) {
+    if (!isHaloclineError(e)) throw e;
+    const { name: _name, code, ...context } = { ...e };
+    return { error: { code, message: e.message, context } };
+  }
+}
+
+// the columns of whole partitions joined in order, read with synchronous calls on this thread
+function merged(root: string, schema: Schema, inputs: readonly MergeInput[]): Data[] {
+  const read: { p: MergeInput; fd: number }[] = [];
+  try {
+    for (const p of inputs) read.push({ p, fd: openInput(root, p.file) });
+    for (const { p, fd } of read) checkPrefix(readAt(fd, 0, PREFIX_BYTES), p.file);
+    return schema.fields.map((f) =>
+      concatData(
+        f.type,
+        read.map(({ p, fd }) => {
+          const seg = p.segments.find((s) => s.name === f.name);
+          if (!seg) throw new HaloclineError('Corrupt', `partition file ${p.file} has no column "${f.name}"`, { column: f.name, path: p.file });
+          const data = decodeSegment(readAt(fd, seg.offset, seg.length), p.file);
+          if (data.length !== p.rows) throw new HaloclineError('Corrupt', `${p.file}: column "${f.name}" has ${data.length} rows, expected ${p.rows}`, { path: p.file });
+          return data;
+        }),
+      ),
+    );
+  } finally {
+    for (const { fd } of read) closeSync(fd);
+  }
+}
+
+function openInput(root: string, file: string): number {
+  try {
+    return openSync(join(root, file), 'r');
+  } catch (e) {
+    throw new HaloclineError('Corrupt', `cannot open data file ${file}: ${(e as Error).message}`, { path: file });
+  }
+}
+
+function readAt(fd: number, offset: number, length: number): Uint8Array {
+  const out = new Uint8Array(length);
+  for (let done = 0; done < length; ) {
+    const n = readSync(fd, out, done, length - done, offset + done);
+    if (n === 0) throw new HaloclineError('Corrupt', `a partition file is truncated at ${offset + done}`, {});
+    done += n;
+  }
+  return out;
+}
+
+let last: { bytes: Uint8Array; schema: Schema } | null = null;
+
+function schemaOf(bytes: Uint8Array): Schema {
+  if (last && Buffer.compare(last.bytes, bytes) === 0) return last.schema;
+  last = { bytes, schema: decodeSchema(bytes) };
+  return last.schema;
+}
+
+// Linux gives each thread its own nice value (setpriority on a thread id); elsewhere this is a no-op
+function lowerPriority(): void {
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (Number.isInteger(tid) && tid > 0) setPriority(tid, WRITER_NICE);
+  } catch {
+    // no /proc or not permitted: the thread runs at normal priority
+  }
+}

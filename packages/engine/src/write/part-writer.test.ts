@@ -1,0 +1,117 @@
+// The part writer thread: partition files it writes (appends, compaction merges) read back like inline ones.
+import { readFileSync, readdirSync } from 'node:fs';
+import { Bool, Field, Float64, Int64, Int32, Schema, Utf8, tableFromArrays } from 'apache-arrow';
+import { describe, expect, it } from 'vitest';
+import type { StoreContext } from '../context.js';
+import { openStore } from '../index.js';
+import { loadColumn } from '../read/load.js';
+import { openSnapshot } from '../read/snapshot.js';
+import { zoneStats } from '../storage/zonemap.js';
+import { tempDir } from '../test-util/tmp.js';
+import { WRITER_NICE } from './part-writer.js';
+
+const schema = new Schema([
+  new Field('id', new Int32(), false),
+  new Field('v', new Float64(), true),
+  new Field('name', new Utf8(), true),
+  new Field('flag', new Bool(), true),
+  new Field('big', new Int64(), true),
+  new Field('geom', new Utf8(), true, new Map([['class', 'geometry']])),
+]);
+
+const row = (id: number) => ({
+  id,
+  v: id % 9 === 0 ? null : id % 13 === 0 ? Number.NaN : Math.sin(id) * 100,
+  name: id % 5 === 0 ? null : `n${(id * 7919) % 101}`,
+  flag: id % 4 === 0 ? null : id % 3 === 0,
+  big: id % 6 === 0 ? null : BigInt(id) * 10_000_000_000n - 5n,
+  geom: id % 7 === 0 ? null : id % 2 ? `POINT (${id % 180} ${id % 90})` : `LINESTRING (0 0, ${id % 180} ${id % 90})`,
+});
+
+// every row as a comparable string (NaN and bigint survive)
+const rows = async (t: ReturnType<Awaited<ReturnType<typeof openStore>>['table']>) =>
+  (await t.select(undefined, { cols: ['id', 'v', 'name', 'flag', 'big', 'geom'] }).all()).map((r) => JSON.stringify(r, (_k, v) => (typeof v === 'bigint' ? `${v}n` : Number.isNaN(v) ? 'NaN' : v)));
+
+describe('part writer', () => {
+  it('writes appends and compaction merges that read back like inline writes, zone maps included', async () => {
+    const dirs = [await tempDir(), await tempDir()];
+    try {
+      const out: string[][] = [];
+      for (const [k, workers] of [1, 0].entries()) {
+        const store = await openStore({ path: dirs[k]!.path, workers, partitionRows: 200, compactRun: 3, inlineRows: 1 });
+        const t = store.table('obs');
+        await t.create(schema);
+        for (let b = 0; b < 12; b++) await t.insert(Array.from({ length: 20 }, (_, i) => row(b * 20 + i)));
+        await store.idle(); // background merges
+        const ctx = (store as unknown as { ctx: StoreContext }).ctx;
+        expect(ctx.partWriter !== null && ctx.partWriter !== undefined).toBe(workers > 0);
+        const snap = openSnapshot(ctx, 'obs');
+        try {
+          expect(snap.parts.length).toBeLessThan(12); // merged
+          expect(snap.parts.reduce((n, p) => n + p.rows, 0)).toBe(240);
+          for (const p of snap.parts) {
+            // zone maps (merged from the inputs' or computed on the thread) equal a pass over the stored rows
+            for (const f of snap.schema.fields) expect(p.zones[f.name], `${p.id} ${f.name}`).toEqual(zoneStats(await loadColumn(ctx, p, f.name, false)));
+            const boxes = Object.keys(p.zones).filter((n) => n.startsWith('geom\u0000'));
+            expect(boxes).toHaveLength(4); // the geometry's box columns were derived on the thread too
+            for (const hidden of boxes) {
+              expect(p.zones[hidden]).toEqual(zoneStats(await loadColumn(ctx, p, hidden, false)));
+            }
+          }
+        } finally {
+          snap.release();
+        }
+        out.push(await rows(t));
+        await store.close();
+        // nothing but committed partition files
+        const files = readdirSync(`${dirs[k]!.path}/parts`, { recursive: true }).map(String);
+        expect(files.filter((f) => f.endsWith('.tmp'))).toEqual([]);
+      }
+      expect(out[0]).toEqual(out[1]);
+      expect(out[0]).toEqual(Array.from({ length: 240 }, (_, i) => i).map((i) => JSON.stringify(row(i), (_k, v) => (typeof v === 'bigint' ? `${v}n` : Number.isNaN(v) ? 'NaN' : v))));
+    } finally {
+      for (const d of dirs) await d.remove();
+    }
+  }, 60_000);
+
+  it.runIf(process.platform === 'linux')('runs on a thread of its own below normal priority', async () => {
+    const dir = await tempDir();
+    const store = await openStore({ path: dir.path, workers: 1 });
+    try {
+      const t = store.table('obs');
+      await t.create(schema);
+      await t.insert([row(1)]); // the thread has started and lowered its priority
+      // field 19 of /proc/<pid>/task/<tid>/stat is the nice value (after the parenthesised name)
+      const nice = readdirSync('/proc/self/task').map((tid) => Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]));
+      expect(nice.filter((n) => n === WRITER_NICE)).toHaveLength(1);
+      expect(nice.filter((n) => n === 0).length).toBeGreaterThan(1); // the main thread and the scan worker
+    } finally {
+      await store.close();
+      await dir.remove();
+    }
+  });
+
+  it('caches the columns of a delta as written, copied from the caller\'s buffers', async () => {
+    const dir = await tempDir();
+    const store = await openStore({ path: dir.path, workers: 1, compactRun: 100 });
+    try {
+      const t = store.table('obs');
+      await t.create(new Schema([new Field('id', new Int32(), false)]));
+      const ids = new Int32Array(new SharedArrayBuffer(4 * 100)).map((_, i) => i);
+      await t.insert(tableFromArrays({ id: ids }));
+      ids.fill(-1); // the caller reuses its buffer
+      const ctx = (store as unknown as { ctx: StoreContext }).ctx;
+      const snap = openSnapshot(ctx, 'obs');
+      try {
+        expect(ctx.cache.get(`${snap.parts[0]!.id}/id`)).toBeDefined();
+      } finally {
+        snap.release();
+      }
+      expect(await t.select('id >= 0').count()).toBe(100);
+      expect((await t.select('id < 3').all()).map((r) => r.id)).toEqual([0, 1, 2]);
+    } finally {
+      await store.close();
+      await dir.remove();
+    }
+  });
+});

@@ -1,0 +1,131 @@
+// The part writer: partition files encoded and written durably on one low-priority thread, so appends
+// and compaction take the cores only when scans leave them idle (Linux thread nice; elsewhere plain).
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Data, DataType, type Schema } from 'apache-arrow';
+import { Piscina } from 'piscina';
+import type { ZoneStats } from '../expr/kernel.js';
+import { type ErrorCode, HaloclineError } from '../errors.js';
+import { encodeSchema } from '../schema/serialize.js';
+import type { PartRecord } from '../storage/records.js';
+import type { EncodedPart } from './partition.js';
+
+/** Nice value of the writer thread: scans (nice 0) get about nine tenths of a core it contends for. */
+export const WRITER_NICE = 10;
+
+/** What the part writer thread gets: a column chunk's buffers in shared memory (never transferred). */
+export interface SharedData {
+  readonly offset: number;
+  readonly length: number;
+  readonly nullCount: number;
+  readonly buffers: readonly (ArrayBufferView | undefined)[];
+  readonly children: readonly SharedData[];
+}
+
+/** One partition file to write: `file` relative to `root`, columns of `schema` (Arrow IPC schema bytes). */
+export interface PartWriteTask {
+  readonly root: string;
+  readonly id: string;
+  readonly file: string;
+  readonly schema: Uint8Array;
+  /** The columns in schema order, or `inputs`: whole partitions whose rows are concatenated (compaction). */
+  readonly columns?: readonly SharedData[];
+  readonly inputs?: readonly MergeInput[];
+  readonly known?: Readonly<Record<string, ZoneStats>>;
+}
+
+/** A partition merged whole: its file and where its columns' segments are. */
+export type MergeInput = Pick<PartRecord, 'file' | 'rows' | 'segments'>;
+
+/** The writer thread's answer: the file's layout, or an engine error as plain data. */
+export type PartWriteReply = { ok: EncodedPart } | { error: { code: string; message: string; context: Record<string, unknown> } };
+
+/** Writes partition files on one worker thread below normal priority. */
+export class PartWriter {
+  private readonly pool: Piscina;
+  private readonly schemas = new WeakMap<Schema, Uint8Array>();
+
+  constructor(private readonly root: string) {
+    const { filename, execArgv } = workerEntry();
+    this.pool = new Piscina({ filename, execArgv, minThreads: 1, maxThreads: 1, idleTimeout: 60_000 });
+    this.pool.on('error', () => undefined); // a dying worker rejects its task
+  }
+
+  /** True when every column can go to the thread (dictionary columns cannot: they stay on the caller). */
+  accepts(columns: readonly Data[]): boolean {
+    return columns.every(shareable);
+  }
+
+  /** Encodes and durably writes one partition file; nothing is left behind when it fails. */
+  async write(part: { id: string; file: string; schema: Schema; columns: readonly Data[]; known?: Readonly<Record<string, ZoneStats>> }): Promise<EncodedPart> {
+    return this.run({ root: this.root, id: part.id, file: part.file, schema: this.schemaBytes(part.schema), columns: part.columns.map((c) => share(c)), ...(part.known ? { known: part.known } : {}) });
+  }
+
+  /**
+   * Writes the rows of whole partitions, in order, as one partition file: the thread reads, joins,
+   * encodes and writes them (compaction of partitions without deleted rows).
+   */
+  async merge(part: { id: string; file: string; schema: Schema; inputs: readonly MergeInput[]; known?: Readonly<Record<string, ZoneStats>> }): Promise<EncodedPart> {
+    const inputs = part.inputs.map(({ file, rows, segments }) => ({ file, rows, segments }));
+    return this.run({ root: this.root, id: part.id, file: part.file, schema: this.schemaBytes(part.schema), inputs, ...(part.known ? { known: part.known } : {}) });
+  }
+
+  private async run(task: PartWriteTask): Promise<EncodedPart> {
+    const reply = (await this.pool.run(task)) as PartWriteReply;
+    if ('ok' in reply) return reply.ok;
+    const { code, message, context } = reply.error;
+    throw new HaloclineError(code as ErrorCode, message, context);
+  }
+
+  private schemaBytes(schema: Schema): Uint8Array {
+    let bytes = this.schemas.get(schema);
+    if (!bytes) this.schemas.set(schema, (bytes = encodeSchema(schema)));
+    return bytes;
+  }
+
+  async close(): Promise<void> {
+    await this.pool.destroy();
+  }
+}
+
+/**
+ * A chunk's buffers in SharedArrayBuffers: shared ones as they are, others copied once (posting
+ * an ordinary buffer would clone the whole buffer behind a view; transferring would detach it).
+ */
+export function share(data: Data, copy = false): SharedData {
+  const buffers = [data.valueOffsets, data.values, data.nullBitmap, data.typeIds].map((b) => (b ? toShared(b as ArrayBufferView, copy) : undefined));
+  return { offset: data.offset, length: data.length, nullCount: data.nullCount, buffers, children: data.children.map((c) => share(c, copy)) };
+}
+
+/**
+ * The chunk over SharedArrayBuffers, what scan workers and the writer thread read: buffers already
+ * shared are kept unless `copy` (a copy the caller's later writes to its buffers cannot reach).
+ */
+export function sharedData(data: Data, copy = false): Data {
+  return rebuild(data.type, share(data, copy));
+}
+
+/** A chunk of `type` over the buffers of `s` (no copy). */
+export function rebuild(type: DataType, s: SharedData): Data {
+  const children = s.children.map((c, i) => rebuild(type.children[i]!.type, c));
+  return new Data(type, s.offset, s.length, s.nullCount, s.buffers as never, children);
+}
+
+function shareable(data: Data): boolean {
+  return !DataType.isDictionary(data.type) && (data.variadicBuffers?.length ?? 0) === 0 && data.children.every(shareable);
+}
+
+function toShared(view: ArrayBufferView, copy: boolean): ArrayBufferView {
+  if (view.buffer instanceof SharedArrayBuffer && !copy) return view;
+  const Ctor = view.constructor as new (buffer: SharedArrayBuffer) => ArrayBufferView & { set(a: ArrayBufferView): void };
+  const out = new Ctor(new SharedArrayBuffer(view.byteLength));
+  out.set(view);
+  return out;
+}
+
+// Running from TypeScript sources (tests), the worker loads the .ts entry through tsx; built, the .js one.
+function workerEntry(): { filename: string; execArgv: string[] } {
+  const js = fileURLToPath(new URL('./part-worker.js', import.meta.url));
+  if (existsSync(js)) return { filename: js, execArgv: [] };
+  return { filename: fileURLToPath(new URL('./part-worker.ts', import.meta.url)), execArgv: ['--import', 'tsx'] };
+}
