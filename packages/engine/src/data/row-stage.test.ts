@@ -100,6 +100,24 @@ describe('RowStage', () => {
     stage.add({ depth: 2, id: 5n });
     expect(batchToRows(stage.toBatch({}))[0]).toMatchObject({ id: 5n, depth: 2, name: null });
   });
+  it('leaves a row whose getter throws unstaged', () => {
+    const stage = new RowStage(schema);
+    stage.add({ id: 1n, depth: 1, name: 'a' });
+    const bad = {
+      id: 2n,
+      depth: 2,
+      get name(): string {
+        throw new Error('boom');
+      },
+    };
+    expect(() => stage.add(bad)).toThrow('boom');
+    stage.add({ id: 3n, depth: 3 });
+    expect(stage.size).toBe(2);
+    expect(batchToRows(stage.toBatch({})).map((r) => [r.id, r.name])).toEqual([
+      [1n, 'a'],
+      [3n, null],
+    ]);
+  });
   it('reads a column named like an Object.prototype member only as an own property', () => {
     const stage = new RowStage(schema);
     stage.add({ id: 1n, depth: 1 });

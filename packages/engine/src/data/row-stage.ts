@@ -38,7 +38,7 @@ export class RowStage {
     return this.count;
   }
 
-  /** Stages one plain row object. */
+  /** Stages one plain row object; an exception from reading it (a getter) leaves it unstaged and propagates. */
   add(row: Readonly<Record<string, unknown>>): void {
     const at = this.count++;
     if (this.failure !== null) return;
@@ -53,7 +53,13 @@ export class RowStage {
       }
     }
     if ((!same || k !== keys.length || k === 0) && !this.known(row, at)) return;
-    this.store(row, this.columns, at);
+    try {
+      this.store(row, this.columns, at);
+    } catch (e) {
+      // a getter threw: the row is not staged (the next row overwrites every column at `at`)
+      this.count--;
+      throw e;
+    }
   }
 
   /** The staged rows as one batch of the schema (then none are staged); InvalidData at the first bad row. */
