@@ -29,7 +29,7 @@ export class RowStage {
     const names = schema.fields.map((f) => f.name);
     this.names = new Set(names);
     this.store = storeOf(names);
-    this.fresh = freshColumns(names.length);
+    this.fresh = freshColumns(schema);
     this.columns = this.fresh();
   }
 
@@ -89,7 +89,7 @@ export class RowStage {
 type Store = (row: Readonly<Record<string, unknown>>, columns: unknown[][], at: number) => void;
 
 const stores = new Map<string, Store>();
-const creators = new Map<number, () => unknown[][]>();
+const creators = new Map<string, () => unknown[][]>();
 const MAX_CACHED = 10_000;
 
 function storeOf(names: readonly string[]): Store {
@@ -104,13 +104,16 @@ function storeOf(names: readonly string[]): Store {
   return store;
 }
 
-// one array literal per column in generated code: each is its own allocation site, so a column of
-// numbers stays an array of unboxed doubles while a column of strings or Dates holds references
-function freshColumns(width: number): () => unknown[][] {
-  let make = creators.get(width);
+// one array literal per column in generated code, per schema (names and types): each is its own
+// allocation site, so a column of numbers stays an array of unboxed doubles while a column of
+// strings or Dates holds references
+function freshColumns(schema: Schema): () => unknown[][] {
+  const id = JSON.stringify(schema.fields.map((f) => [f.name, String(f.type)]));
+  let make = creators.get(id);
   if (make === undefined) {
-    make = new Function(`return () => [${Array.from({ length: width }, () => '[]').join(', ')}];`)() as () => unknown[][];
-    creators.set(width, make);
+    if (creators.size >= MAX_CACHED) creators.clear();
+    make = new Function(`return () => [${schema.fields.map(() => '[]').join(', ')}];`)() as () => unknown[][];
+    creators.set(id, make);
   }
   return make;
 }
