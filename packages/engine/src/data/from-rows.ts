@@ -35,6 +35,27 @@ export function rowsToBatch(schema: Schema, rows: readonly unknown[], ctx: DataC
   return makeBatch(schema, builders.map((b) => b.finish()), n);
 }
 
+/**
+ * Converts whole staged columns (`columns[j][i]`: column j of row i, rows 0..n-1) into one batch,
+ * as `rowsToBatch` converts gathered blocks; `failure` is a bad row found before (an unknown key):
+ * only the rows before it are checked, and it is reported unless a lower row fails.
+ */
+export function convertColumns(schema: Schema, columns: readonly (readonly unknown[])[], n: number, failure: Failure | null, ctx: DataContext): RecordBatch {
+  const builders = schema.fields.map((f) => columnBuilder(f, n));
+  let limit = failure ? failure.row : n;
+  for (let j = 0; j < builders.length; j++) {
+    try {
+      builders[j]!.write(columns[j]!, 0, limit);
+    } catch (e) {
+      if (!(e instanceof RowError)) throw e;
+      failure = { row: e.row, column: schema.fields[j]!.name, message: e.message, value: e.value };
+      limit = e.row;
+    }
+  }
+  if (failure) throw invalidData(ctx, failure.message, failure);
+  return makeBatch(schema, builders.map((b) => b.finish()), n);
+}
+
 /** The message for a key or field that is not a column of the table. */
 export function unknownColumn(name: string, schema: Schema): string {
   const names = schema.fields.map((f) => f.name);
@@ -44,7 +65,8 @@ export function unknownColumn(name: string, schema: Schema): string {
 
 const BLOCK = 2048;
 
-interface Failure {
+/** The first bad row of a conversion: where, and what is wrong. */
+export interface Failure {
   readonly row: number;
   readonly column?: string;
   readonly message: string;

@@ -19,13 +19,20 @@ export function gatherOf(name: string): Gather {
   let make = factories.get(name);
   if (make === undefined) {
     if (factories.size >= MAX_CACHED) factories.clear();
-    const key = JSON.stringify(name);
-    const read = inherited.has(name) ? `Object.hasOwn(rows[i], ${key}) ? rows[i][${key}] : undefined` : `rows[i][${key}]`;
-    const body = `const stage = []; return (rows, lo, hi) => { for (let i = lo; i < hi; i++) stage[i - lo] = ${read}; return stage; };`;
+    const body = `const stage = []; return (rows, lo, hi) => { for (let i = lo; i < hi; i++) stage[i - lo] = ${readExpression('rows[i]', name)}; return stage; };`;
     make = new Function(body) as () => Gather;
     factories.set(name, make);
   }
   return make();
+}
+
+/**
+ * The JS expression reading property `name` of the object `target` (an expression), own
+ * properties only for names that plain objects inherit.
+ */
+export function readExpression(target: string, name: string): string {
+  const key = JSON.stringify(name);
+  return inherited.has(name) ? `(Object.hasOwn(${target}, ${key}) ? ${target}[${key}] : undefined)` : `${target}[${key}]`;
 }
 
 const factories = new Map<string, () => Gather>();

@@ -1,7 +1,7 @@
 import * as arrow from 'apache-arrow';
 import { type Data, type DataType, RecordBatch, makeData, vectorFromArray } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
-import { batchToRows } from './rows.js';
+import { batchToRows, rowFactory } from './rows.js';
 
 const vec = (values: unknown[], type: DataType) => vectorFromArray(values as never[], type as never).data[0]! as Data;
 const ints64 = (type: DataType, values: bigint[]) => makeData({ type: type as arrow.Int64, data: BigInt64Array.from(values) }) as Data;
@@ -54,5 +54,17 @@ describe('batchToRows', () => {
     expect(read(data)).toEqual([4, null, 6, 7, 8]);
     expect(read(vec(['a', 'b', 'c', 'd'], new arrow.Utf8()).slice(1, 2))).toEqual(['b', 'c']);
     expect(read(makeData({ type: new arrow.Null(), length: 2 }) as Data)).toEqual([null, null]);
+    // numeric columns without nulls are read straight from their typed arrays
+    expect(read(vec([1, 2, 3, 4, 5], new arrow.Int32()).slice(1, 3))).toEqual([2, 3, 4]);
+    expect(read(vec([0.5, -0, NaN, 2], new arrow.Float64()).slice(1, 3))).toEqual([-0, NaN, 2]);
+    expect(read(vec([1n, 2n, 3n], new arrow.Int64()).slice(2, 1))).toEqual([3n]);
+  });
+  it('makes rows one at a time, equal to the batch rows, keys named like Object.prototype members own', () => {
+    const batch = new RecordBatch(Object.fromEntries([['__proto__', vec([1, 2, 3], new arrow.Int32())], ['constructor', vec(['a', null, 'c'], new arrow.Utf8())]]));
+    const make = rowFactory(batch.slice(1, 3));
+    expect([make(0), make(1)]).toEqual(batchToRows(batch).slice(1));
+    expect(Object.hasOwn(make(0), '__proto__')).toBe(true);
+    expect(Object.getPrototypeOf(make(0))).toBe(Object.prototype);
+    expect(make(1)).not.toBe(make(1));
   });
 });

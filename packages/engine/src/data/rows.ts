@@ -1,5 +1,6 @@
-// Record batches as plain row objects, filled a column at a time straight from the typed arrays.
-import type { RecordBatch } from 'apache-arrow';
+// Record batches as plain row objects, made one at a time by code generated per key list, straight from the columns.
+import type { Data, RecordBatch } from 'apache-arrow';
+import { columnKind } from '../schema/types.js';
 import { readColumn } from './read/column.js';
 
 /**
@@ -12,42 +13,49 @@ import { readColumn } from './read/column.js';
  * batchToRows(batch)[0] // { id: 1n, time: 2024-05-01T00:00:00.000Z, depth: 12.5, platform: 'argo-1' }
  */
 export function batchToRows(batch: RecordBatch): Record<string, unknown>[] {
-  const names = batch.schema.fields.map((f) => f.name);
-  const make = rowMaker(names);
+  const make = rowFactory(batch);
   const rows = new Array<Record<string, unknown>>(batch.numRows);
-  for (let i = 0; i < rows.length; i++) rows[i] = make();
-  names.forEach((name, j) => scatterOf(name)(rows, readColumn(batch.data.children[j]!)));
+  for (let i = 0; i < rows.length; i++) rows[i] = make(i);
   return rows;
 }
 
-type Scatter = (rows: Record<string, unknown>[], values: readonly unknown[]) => void;
+/**
+ * A function making row `i` of `batch` (as `batchToRows` does) when called, so rows can be made
+ * one at a time and die young. Numeric columns without nulls are read from their typed arrays as
+ * the row is made; the other columns are read as JS values once, when the factory is made.
+ * @example
+ * const row = rowFactory(batch); for (let i = 0; i < batch.numRows; i++) use(row(i));
+ */
+export function rowFactory(batch: RecordBatch): (i: number) => Record<string, unknown> {
+  const sources = batch.data.children.map((child) => direct(child) ?? readColumn(child));
+  return makerOf(batch.schema.fields.map((f) => f.name))(sources);
+}
 
-// Code generated per key list and per name, as for the gathers of inserts (see data/gather.ts):
-// an object literal of all the keys (one V8 shape, allocation site pretenured), and one
-// monomorphic store loop per name instead of a megamorphic `row[name] = v`.
-const makers = new Map<string, () => Record<string, unknown>>();
-const scatters = new Map<string, Scatter>();
+type Maker = (sources: readonly ArrayLike<unknown>[]) => (i: number) => Record<string, unknown>;
+
+// Code generated per key list: one object literal of all the keys (one V8 shape, one allocation
+// site), each value read from its column's source at a constant position in the literal.
+const makers = new Map<string, Maker>();
 const MAX_CACHED = 10_000;
 
-function rowMaker(names: readonly string[]): () => Record<string, unknown> {
+function makerOf(names: readonly string[]): Maker {
   const id = JSON.stringify(names);
   let make = makers.get(id);
   if (make === undefined) {
     if (makers.size >= MAX_CACHED) makers.clear();
     // a quoted "__proto__" key in a literal would set the prototype; the computed form defines it
-    const keys = names.map((n) => (n === '__proto__' ? `[${JSON.stringify(n)}]: null` : `${JSON.stringify(n)}: null`));
-    make = new Function(`return () => ({ ${keys.join(', ')} });`)() as () => Record<string, unknown>;
+    const props = names.map((n, j) => `${n === '__proto__' ? `[${JSON.stringify(n)}]` : JSON.stringify(n)}: s${j}[i]`);
+    const locals = names.map((_, j) => `s${j} = s[${j}]`);
+    const body = names.length === 0 ? 'return () => ({});' : `const ${locals.join(', ')}; return (i) => ({ ${props.join(', ')} });`;
+    make = new Function('s', body) as Maker;
     makers.set(id, make);
   }
   return make;
 }
 
-function scatterOf(name: string): Scatter {
-  let scatter = scatters.get(name);
-  if (scatter === undefined) {
-    if (scatters.size >= MAX_CACHED) scatters.clear();
-    scatter = new Function('rows', 'values', `for (let i = 0; i < rows.length; i++) rows[i][${JSON.stringify(name)}] = values[i];`) as Scatter;
-    scatters.set(name, scatter);
-  }
-  return scatter;
+// the typed array of a numeric chunk without nulls (its element is the row's JS value), else null
+function direct(data: Data): ArrayLike<unknown> | null {
+  const kind = columnKind(data.type);
+  if (data.nullCount > 0 || (kind !== 'int' && kind !== 'bigint' && kind !== 'float')) return null;
+  return data.values as ArrayLike<unknown>;
 }

@@ -1,7 +1,7 @@
 // A transaction's replace: the matching rows, computed first, yielded as row objects or record batches and deleted as yielded.
 import type { RecordBatch } from 'apache-arrow';
 import type { Row } from '../cursor.js';
-import { batchToRows } from '../data/rows.js';
+import { rowFactory } from '../data/rows.js';
 import type { PartMatches } from '../read/execute.js';
 import type { RowMarker, TxState } from './tx-state.js';
 
@@ -46,7 +46,7 @@ export class Replacement implements AsyncIterable<Row> {
   }
 }
 
-/** Rows are made from columns a slice at a time (bounded memory, one object shape per slice). */
+/** Columns are read a slice at a time (bounded memory); each row object is made as it is yielded. */
 const SLICE = 4096;
 
 // a plain async iterator: each step is one resolved promise, cheaper than an async generator's machinery
@@ -54,7 +54,8 @@ class RowIterator implements AsyncIterator<Row> {
   private all: PartMatches[] | null = null;
   private part = -1;
   private offset = 0;
-  private rows: Row[] = [];
+  private make: (i: number) => Row = () => ({});
+  private size = 0;
   private k = 0;
   private marker: RowMarker | null = null;
 
@@ -80,23 +81,23 @@ class RowIterator implements AsyncIterator<Row> {
 
   return(): Promise<IteratorResult<Row>> {
     this.all = [];
-    this.rows = [];
+    this.size = 0;
     return Promise.resolve({ value: undefined, done: true });
   }
 
   private step(): IteratorResult<Row> {
     const all = this.all!;
     for (;;) {
-      if (this.k < this.rows.length) {
+      if (this.k < this.size) {
         this.check();
         const m = all[this.part]!;
         const k = this.k++;
-        if (this.marker!.mark(m.rows[this.offset + k]!)) return { value: this.rows[k]!, done: false };
+        if (this.marker!.mark(m.rows[this.offset + k]!)) return { value: this.make(k), done: false };
         continue;
       }
       const m = all[this.part];
-      if (m && this.offset + this.rows.length < m.rows.length) {
-        this.offset += this.rows.length;
+      if (m && this.offset + this.size < m.rows.length) {
+        this.offset += this.size;
       } else {
         if (++this.part >= all.length) return { value: undefined, done: true };
         this.offset = 0;
@@ -104,7 +105,8 @@ class RowIterator implements AsyncIterator<Row> {
       }
       const next = all[this.part]!;
       const hi = Math.min(next.rows.length, this.offset + SLICE);
-      this.rows = batchToRows(this.offset === 0 && hi === next.rows.length ? next.batch! : next.batch!.slice(this.offset, hi));
+      this.make = rowFactory(this.offset === 0 && hi === next.rows.length ? next.batch! : next.batch!.slice(this.offset, hi));
+      this.size = hi - this.offset;
       this.k = 0;
     }
   }

@@ -169,6 +169,32 @@ describe('transactions', () => {
     expect(await t.select().count()).toBe(16);
   });
 
+  it('converts staged per-row inserts in blocks: order kept across blocks, a bad row fails the insert that converts its block', async () => {
+    const { t } = await table();
+    const n = 20_000; // more than one 16k block
+    await t.transaction(async (tx) => {
+      for (let i = 0; i < n; i++) await tx.insert(i % 3 === 0 ? { tag: null, id: 1000 + i } : { id: 1000 + i, temp: i, tag: `r${i}` });
+    });
+    const all = await t.select('id >= 1000').all();
+    expect(all.map((r) => r.id)).toEqual(Array.from({ length: n }, (_, i) => 1000 + i));
+    expect(all[3]).toEqual({ id: 1003, temp: null, tag: null });
+    expect(all[n - 1]).toEqual({ id: 1000 + n - 1, temp: n - 1, tag: `r${n - 1}` });
+    const tx = await t.begin();
+    let failed = -1;
+    let error: unknown;
+    for (let i = 0; i < n && failed < 0; i++) {
+      await tx.insert(i === 99 ? { id: i, temp: 'warm' } : { id: i, temp: i }).catch((e: unknown) => {
+        failed = i;
+        error = e;
+      });
+    }
+    expect(failed).toBe(16_383); // the insert that filled the block converted it
+    expect(error).toMatchObject({ code: 'InvalidData', column: 'temp' });
+    expect((error as Error).message).toContain('insert call 100 of this transaction');
+    expect(tx.state).toBe('rolled back');
+    expect(await t.select().count()).toBe(10 + n);
+  });
+
   it('keeps deletes across compaction: a transaction deleting in a partition merged meanwhile still commits', async () => {
     const { t } = await table({ partitionRows: 64, compactRun: 2 });
     const tx = await t.begin();

@@ -17,13 +17,15 @@ import { writeParts } from '../write/partition.js';
 import { Replacement } from './replace.js';
 import { TxState } from './tx-state.js';
 
-/** Row objects queued by per-row inserts before they are converted together. */
-const QUEUED_ROWS = 65_536;
+/** Row objects staged by per-row inserts before they are converted together. */
+const QUEUED_ROWS = 16_384;
 
 // one row object (not an array, not Arrow data): queued, converted with the next ones
 function isRowObject(data: InsertInput): boolean {
   return typeof data === 'object' && data !== null && !Array.isArray(data) && Object.getPrototypeOf(data) === Object.prototype;
 }
+
+const DONE: Promise<void> = Promise.resolve();
 
 /** Where a transaction is in its life. */
 export type TransactionState = 'active' | 'committing' | 'committed' | 'rolled back';
@@ -67,21 +69,22 @@ export class Transaction implements TransactionApi {
 
   /**
    * Adds rows (same inputs as `Table.insert`). Arrays and Arrow data are validated at once; single
-   * row objects (`insert({...})` per row, e.g. in a replace loop) are queued and validated together,
-   * at the latest at the next read or at commit: an invalid one fails that call with `InvalidData`
-   * naming the insert and column, and rolls the transaction back.
+   * row objects (`insert({...})` per row, e.g. in a replace loop) are staged column by column and
+   * validated together, every 16k rows and at the latest at the next read or at commit: an invalid
+   * one fails that call with `InvalidData` naming the insert and column, and rolls the transaction back.
    */
-  async insert(data: InsertInput): Promise<void> {
-    this.check();
-    if (isRowObject(data)) {
-      this.data.addRow(data);
+  insert(data: InsertInput): Promise<void> {
+    // not async: a row object costs no promise of its own (one resolved promise serves every call)
+    try {
+      this.check();
+      if (!isRowObject(data)) return this.insertData(data);
+      this.data.addRow(data as Readonly<Record<string, unknown>>);
       this.rowInserts++;
       if (this.data.queuedRows >= QUEUED_ROWS) this.flush();
-      return;
+      return DONE;
+    } catch (e) {
+      return Promise.reject(e);
     }
-    this.flush(); // queued rows first: rows keep the order they were inserted in
-    const batches = toRecordBatches(this.data.base.schema, data, { table: this.table });
-    this.data.add(batches.filter((b) => b.numRows > 0));
   }
 
   /** Deletes the rows matching `filter` (as the transaction sees them); resolves with how many. */
@@ -155,6 +158,12 @@ export class Transaction implements TransactionApi {
     this.finish();
   }
 
+  private async insertData(data: InsertInput): Promise<void> {
+    this.flush(); // queued rows first: rows keep the order they were inserted in
+    const batches = toRecordBatches(this.data.base.schema, data, { table: this.table });
+    this.data.add(batches.filter((b) => b.numRows > 0));
+  }
+
   private async apply(): Promise<void> {
     const { base } = this.data;
     const batches = [];
@@ -184,9 +193,8 @@ export class Transaction implements TransactionApi {
   private flush(): void {
     const queued = this.data.queuedRows;
     if (queued === 0) return;
-    const rows = this.data.takeRows();
     try {
-      this.data.add(toRecordBatches(this.data.base.schema, rows as InsertInput, { table: this.table }));
+      this.data.add([this.data.takeRows({ table: this.table })]);
     } catch (e) {
       if (!isHaloclineError(e, 'InvalidData')) throw e;
       // the position in the queue means nothing to the caller: name the insert call instead

@@ -1,6 +1,9 @@
 // A transaction's private state: its pinned base snapshot, its own inserted rows, its deletions.
 import { type Data, RecordBatch, Struct, makeData } from 'apache-arrow';
 import type { StoreContext } from '../context.js';
+import type { DataContext } from '../data/fail.js';
+import { RowStage } from '../data/row-stage.js';
+import { checkSpatial } from '../geo/validate.js';
 import { scanBatches } from '../read/execute.js';
 import { plan } from '../read/plan.js';
 import type { Snapshot } from '../read/snapshot.js';
@@ -42,39 +45,41 @@ export interface RowMarker {
 export class TxState {
   private readonly locals: LocalPart[] = [];
   private pending: RecordBatch[] = [];
-  private rows: unknown[] = [];
   private readonly overlays = new Map<string, Overlay>();
+  private readonly stage: RowStage;
 
   constructor(
     private readonly ctx: StoreContext,
     readonly base: Snapshot,
-  ) {}
+  ) {
+    this.stage = new RowStage(base.schema);
+  }
 
   /** Queues validated rows; they become a local part at the next read or at commit. */
   add(batches: readonly RecordBatch[]): void {
     this.pending.push(...batches);
   }
 
-  /** Queues one row object, converted with the others at the next `takeRows()`. */
-  addRow(row: unknown): void {
-    this.rows.push(row);
+  /** Stages one plain row object, converted with the others at the next `takeRows()`. */
+  addRow(row: Readonly<Record<string, unknown>>): void {
+    this.stage.add(row);
   }
 
-  /** The queued row objects (the caller converts them), leaving none queued. */
-  takeRows(): unknown[] {
-    const rows = this.rows;
-    this.rows = [];
-    return rows;
+  /** The staged row objects as one batch, leaving none staged; InvalidData (row = position among them) when one is bad. */
+  takeRows(ctx: DataContext): RecordBatch {
+    const batch = this.stage.toBatch(ctx);
+    checkSpatial(this.base.schema, [batch], ctx);
+    return batch;
   }
 
-  /** How many row objects are queued. */
+  /** How many row objects are staged. */
   get queuedRows(): number {
-    return this.rows.length;
+    return this.stage.size;
   }
 
   /** True when the transaction changed nothing. */
   get empty(): boolean {
-    return this.pending.length === 0 && this.rows.length === 0 && this.locals.length === 0 && this.overlays.size === 0;
+    return this.pending.length === 0 && this.stage.size === 0 && this.locals.length === 0 && this.overlays.size === 0;
   }
 
   /** The snapshot the transaction's reads see (not pinned on its own: the base pin covers it). */

@@ -62,10 +62,18 @@ function concatVariable(chunks: readonly Data[], length: number, large: boolean)
     const base = Number(c.valueOffsets[0]!);
     const end = Number(c.valueOffsets[c.length]!);
     data.set((c.values as Uint8Array).subarray(base, end), pos);
-    for (let i = 1; i <= c.length; i++) {
-      const o = pos + Number(c.valueOffsets[i]!) - base;
-      if (large) (offsets as BigInt64Array)[row + i] = BigInt(o);
-      else (offsets as Int32Array)[row + i] = o;
+    const from = c.valueOffsets;
+    if (!large && from instanceof Int32Array) {
+      // the common case in its own monomorphic loop: int32 offsets shifted by a constant
+      const to = offsets as Int32Array;
+      const shift = pos - base;
+      for (let i = 1; i <= c.length; i++) to[row + i] = from[i]! + shift;
+    } else {
+      for (let i = 1; i <= c.length; i++) {
+        const o = pos + Number(from[i]!) - base;
+        if (large) (offsets as BigInt64Array)[row + i] = BigInt(o);
+        else (offsets as Int32Array)[row + i] = o;
+      }
     }
     row += c.length;
     pos += end - base;
