@@ -10,7 +10,8 @@ export interface Deleted {
   readonly count: number;
   /**
    * The same rows as ascending positions (SharedArrayBuffer), when known: a count subtracts the
-   * matches among them instead of filtering every row through the bitmap.
+   * matches among them instead of filtering every row through the bitmap. Unions made by
+   * `deletedOf` compute it on first use (a delete or a plain select never needs it).
    */
   readonly rows?: Int32Array;
 }
@@ -50,7 +51,14 @@ export function deletedOf(ctx: StoreContext, part: string, rows: number, keys: r
     if (!r) continue;
     count += markPositions(bits, r.rows);
   }
-  const out: Deleted = { bits, count, rows: positions(bits, rows, count) };
+  let list: Int32Array | undefined;
+  const out: Deleted = {
+    bits,
+    count,
+    get rows() {
+      return (list ??= positions(bits, rows, count));
+    },
+  };
   if (cache.unions.size >= 256) cache.unions.delete(cache.unions.keys().next().value!);
   cache.unions.set(id, out);
   if (!prev || prev.keys.length <= keys.length) cache.latest.set(part, { keys: [...keys], deleted: out });
@@ -62,9 +70,22 @@ export function deletedOf(ctx: StoreContext, part: string, rows: number, keys: r
 export function positions(bits: Uint8Array, rows: number, count: number): Int32Array {
   const out = new Int32Array(new SharedArrayBuffer(Math.max(4, count * 4)), 0, count);
   let n = 0;
-  for (let b = 0; b < bits.length && n < count; b++) {
+  // 32 rows per step (LSB-first bytes read as a little-endian word), one step per set bit
+  const aligned = bits.byteOffset % 4 === 0;
+  const words = aligned ? new Uint32Array(bits.buffer, bits.byteOffset, bits.length >> 2) : null;
+  const whole = words ? words.length << 2 : 0;
+  for (let w = 0; words !== null && w < words.length && n < count; w++) {
+    let word = words[w]!;
+    while (word !== 0 && n < count) {
+      const low = word & -word;
+      const row = (w << 5) + 31 - Math.clz32(low);
+      if (row >= rows) break;
+      out[n++] = row;
+      word ^= low;
+    }
+  }
+  for (let b = whole; b < bits.length && n < count; b++) {
     const byte = bits[b]!;
-    if (byte === 0) continue;
     for (let k = 0; k < 8; k++) if ((byte >> k) & 1 && (b << 3) + k < rows) out[n++] = (b << 3) + k;
   }
   return out;
