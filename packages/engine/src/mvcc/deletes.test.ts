@@ -13,7 +13,7 @@ import { decodePositions } from './positions.js';
 const schema = new Schema([new Field('id', new Int32(), false)]);
 
 describe('deletion vectors on disk', () => {
-  it('are binary in a v2 store; a v1 store with base64 records opens, reads them, and becomes v2', async () => {
+  it('are binary in a v3 store; a v1 store with base64 records opens, reads them, and becomes v3', async () => {
     const dir = await tempDir();
     try {
       let store = await openStore({ path: dir.path, workers: 0 });
@@ -39,7 +39,7 @@ describe('deletion vectors on disk', () => {
       expect(await store.table('d').select().count()).toBe(87);
       await store.close();
       const after = openLmdbMetaStore(join(dir.path, 'meta'));
-      expect(after.get(STORE_KEY)).toEqual({ magic: 'halocline', version: 2 });
+      expect(after.get(STORE_KEY)).toEqual({ magic: 'halocline', version: 3 });
       await after.close();
     } finally {
       await dir.remove();

@@ -1,19 +1,25 @@
 // Compact binary encoding of sorted row positions (deletion vectors, compaction's dropped rows).
 
 /**
- * Encodes sorted, distinct row positions in the smallest of three containers (byte 0 says which):
- * LIST (u32 LE per row), RUNS (u32 start, u32 length per run of consecutive rows), or BITMAP (u32
- * first row, then LSB-first bits from it). A delete of a range of an ordered column is a few runs; a
- * scattered 1% is a list; a dense scatter is a bitmap. Payloads start at byte 4.
+ * Encodes sorted, distinct row positions in the smallest of four containers (byte 0 says which):
+ * LIST (u32 LE per row), RUNS (u32 start, u32 length per run of consecutive rows), BITMAP (u32
+ * first row, then LSB-first bits from it), or GAPS (LEB128 varints: the first row, then each row's
+ * distance to the previous minus one). A delete of a range of an ordered column is a few runs; a
+ * scattered 1% is about 1.3 bytes of gaps per row; a dense scatter is a bitmap. Payloads start at
+ * byte 4. GAPS came with store format v3.
  * @example
  * decodePositions(encodePositions(Uint32Array.of(3, 4, 5, 9))) // Uint32Array [3, 4, 5, 9]
  */
 export function encodePositions(rows: Uint32Array): Uint8Array {
   const n = rows.length;
   let runs = 0;
-  for (let k = 0; k < n; k++) if (k === 0 || rows[k]! !== rows[k - 1]! + 1) runs++;
+  let gaps = 0;
+  for (let k = 0, prev = -1; k < n; prev = rows[k]!, k++) {
+    if (k === 0 || rows[k]! !== prev + 1) runs++;
+    gaps += varintBytes(rows[k]! - prev - 1);
+  }
   const span = n === 0 ? 0 : rows[n - 1]! - rows[0]! + 1;
-  const sizes = [4 * n, 8 * runs, 4 + ((span + 7) >> 3)];
+  const sizes = [4 * n, 8 * runs, 4 + Math.ceil(span / 8), gaps]; // spans may pass 2^31: no shifts
   const kind = sizes.indexOf(Math.min(...sizes));
   const out = new Uint8Array(4 + sizes[kind]!);
   out[0] = kind;
@@ -25,6 +31,16 @@ export function encodePositions(rows: Uint32Array): Uint8Array {
     for (let k = 0; k < n; k++) {
       if (k === 0 || rows[k]! !== rows[k - 1]! + 1) body.setUint32(8 * ++r, rows[k]!, true);
       body.setUint32(8 * r + 4, body.getUint32(8 * r + 4, true) + 1, true);
+    }
+  } else if (kind === GAPS) {
+    let at = 4;
+    for (let k = 0, prev = -1; k < n; prev = rows[k]!, k++) {
+      let gap = rows[k]! - prev - 1;
+      while (gap >= 0x80) {
+        out[at++] = (gap & 0x7f) | 0x80;
+        gap = Math.floor(gap / 128); // a gap may need all 32 bits: no signed shifts
+      }
+      out[at++] = gap;
     }
   } else {
     const first = rows[0]!;
@@ -41,6 +57,12 @@ export function encodePositions(rows: Uint32Array): Uint8Array {
 export function decodePositions(encoded: Uint8Array | string): Uint32Array {
   if (typeof encoded === 'string') return fromBytes(Buffer.from(encoded, 'base64'));
   if (encoded[0] === LIST) return fromBytes(encoded.subarray(4));
+  if (encoded[0] === GAPS) {
+    const out = new Uint32Array(countGaps(encoded));
+    let n = 0;
+    forEachPosition(encoded, (row) => void (out[n++] = row));
+    return out;
+  }
   const out: number[] = [];
   forEachPosition(encoded, (row) => void out.push(row));
   return Uint32Array.from(out);
@@ -70,6 +92,7 @@ export function markPositions(bits: Uint8Array, encoded: Uint8Array | string): n
 export function countPositions(encoded: Uint8Array | string): number {
   if (typeof encoded === 'string') return decodePositions(encoded).length;
   if (encoded[0] === LIST) return (encoded.length - 4) >> 2;
+  if (encoded[0] === GAPS) return countGaps(encoded);
   let n = 0;
   forEachPosition(encoded, () => void n++);
   return n;
@@ -78,6 +101,16 @@ export function countPositions(encoded: Uint8Array | string): number {
 const LIST = 0;
 const RUNS = 1;
 const BITMAP = 2;
+const GAPS = 3;
+
+const varintBytes = (v: number): number => (v < 0x80 ? 1 : v < 0x4000 ? 2 : v < 0x20_0000 ? 3 : v < 0x1000_0000 ? 4 : 5);
+
+// one position per varint: the bytes without the continuation bit
+function countGaps(encoded: Uint8Array): number {
+  let n = 0;
+  for (let at = 4; at < encoded.length; at++) n += encoded[at]! >>> 7 ^ 1;
+  return n;
+}
 
 function forEachPosition(encoded: Uint8Array, fn: (row: number) => void): void {
   const body = new DataView(encoded.buffer, encoded.byteOffset + 4, encoded.byteLength - 4);
@@ -89,6 +122,20 @@ function forEachPosition(encoded: Uint8Array, fn: (row: number) => void): void {
       const start = body.getUint32(at, true);
       const end = start + body.getUint32(at + 4, true);
       for (let row = start; row < end; row++) fn(row);
+    }
+  } else if (kind === GAPS) {
+    let row = -1;
+    for (let at = 4; at < encoded.length; ) {
+      let gap = 0;
+      let scale = 1;
+      let byte: number;
+      do {
+        byte = encoded[at++]!;
+        gap += (byte & 0x7f) * scale;
+        scale *= 128;
+      } while (byte >= 0x80 && at < encoded.length);
+      row += gap + 1;
+      fn(row);
     }
   } else if (kind === BITMAP) {
     const first = body.getUint32(0, true);

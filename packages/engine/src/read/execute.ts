@@ -130,7 +130,7 @@ async function task(ctx: StoreContext, snap: Snapshot, part: PartRecord, plan: P
   const project = mode === 'count' ? [] : plan.output.fields.map((f) => f.name);
   const deleted = snap.deleted.get(part.id);
   const deletedColumns = kind === 'count' && filter !== null && deleted?.rows ? deletedColumnsOf(deleted, deleted.rows, columns) : null;
-  return { mode, length: part.rows, filter, columns, project, deleted: deleted?.bits ?? null, deletedRows: deleted?.rows ?? null, deletedColumns, ...sortedBy(part, filter) };
+  return { mode, length: part.rows, filter, columns, project, deleted: deleted?.bits ?? null, deletedRows: kind === 'count' ? (deleted?.rows ?? null) : null, deletedColumns, ...sortedBy(part, filter) };
 }
 
 /** The sort column of a partition when the filter reads it (the scan narrows to the rows it can match). */
