@@ -14,9 +14,13 @@ export function encodePositions(rows: Uint32Array): Uint8Array {
   const n = rows.length;
   let runs = 0;
   let gaps = 0;
-  for (let k = 0, prev = -1; k < n; prev = rows[k]!, k++) {
-    if (k === 0 || rows[k]! !== prev + 1) runs++;
-    gaps += varintBytes(rows[k]! - prev - 1);
+  // branch-free: gap sizes of a scatter are unpredictable
+  for (let k = 0, prev = -1; k < n; k++) {
+    const row = rows[k]!;
+    const gap = row - prev - 1;
+    runs += +(k === 0 || gap !== 0);
+    gaps += 1 + +(gap >= 0x80) + +(gap >= 0x4000) + +(gap >= 0x20_0000) + +(gap >= 0x1000_0000);
+    prev = row;
   }
   const span = n === 0 ? 0 : rows[n - 1]! - rows[0]! + 1;
   const sizes = [4 * n, 8 * runs, 4 + Math.ceil(span / 8), gaps]; // spans may pass 2^31: no shifts
@@ -34,13 +38,26 @@ export function encodePositions(rows: Uint32Array): Uint8Array {
     }
   } else if (kind === GAPS) {
     let at = 4;
-    for (let k = 0, prev = -1; k < n; prev = rows[k]!, k++) {
-      let gap = rows[k]! - prev - 1;
-      while (gap >= 0x80) {
-        out[at++] = (gap & 0x7f) | 0x80;
-        gap = Math.floor(gap / 128); // a gap may need all 32 bits: no signed shifts
+    for (let k = 0, prev = -1; k < n; k++) {
+      const row = rows[k]!;
+      const gap = row - prev - 1;
+      prev = row;
+      if (gap < 0x4000) {
+        // one or two bytes, without a branch on which
+        const more = +(gap >= 0x80);
+        out[at] = (gap & 0x7f) | (more << 7);
+        out[at + 1] = gap >>> 7; // when unused: overwritten by the next gap, or past the end (a no-op store)
+        at += 1 + more;
+      } else {
+        for (let g = gap; ; g >>>= 7) {
+          // unsigned shifts: a gap may need all 32 bits
+          if (g < 0x80) {
+            out[at++] = g;
+            break;
+          }
+          out[at++] = (g & 0x7f) | 0x80;
+        }
       }
-      out[at++] = gap;
     }
   } else {
     const first = rows[0]!;
@@ -57,12 +74,7 @@ export function encodePositions(rows: Uint32Array): Uint8Array {
 export function decodePositions(encoded: Uint8Array | string): Uint32Array {
   if (typeof encoded === 'string') return fromBytes(Buffer.from(encoded, 'base64'));
   if (encoded[0] === LIST) return fromBytes(encoded.subarray(4));
-  if (encoded[0] === GAPS) {
-    const out = new Uint32Array(countGaps(encoded));
-    let n = 0;
-    forEachPosition(encoded, (row) => void (out[n++] = row));
-    return out;
-  }
+  if (encoded[0] === GAPS) return decodeGaps(encoded);
   const out: number[] = [];
   forEachPosition(encoded, (row) => void out.push(row));
   return Uint32Array.from(out);
@@ -76,7 +88,7 @@ export function markPositions(bits: Uint8Array, encoded: Uint8Array | string): n
     if ((bits[row >> 3]! & mask) === 0) added++;
     bits[row >> 3]! |= mask;
   };
-  if (typeof encoded === 'string' || encoded[0] === LIST) {
+  if (typeof encoded === 'string' || encoded[0] === LIST || encoded[0] === GAPS) {
     const rows = decodePositions(encoded);
     for (let k = 0; k < rows.length; k++) {
       const row = rows[k]!;
@@ -103,13 +115,27 @@ const RUNS = 1;
 const BITMAP = 2;
 const GAPS = 3;
 
-const varintBytes = (v: number): number => (v < 0x80 ? 1 : v < 0x4000 ? 2 : v < 0x20_0000 ? 3 : v < 0x1000_0000 ? 4 : 5);
-
 // one position per varint: the bytes without the continuation bit
 function countGaps(encoded: Uint8Array): number {
   let n = 0;
-  for (let at = 4; at < encoded.length; at++) n += encoded[at]! >>> 7 ^ 1;
+  for (let at = 4; at < encoded.length; at++) n += (encoded[at]! >>> 7) ^ 1;
   return n;
+}
+
+function decodeGaps(encoded: Uint8Array): Uint32Array {
+  const out = new Uint32Array(countGaps(encoded));
+  let row = -1;
+  for (let at = 4, k = 0; k < out.length; k++) {
+    let byte = encoded[at++]!;
+    let gap = byte & 0x7f;
+    for (let scale = 128; byte >= 0x80; scale *= 128) {
+      byte = encoded[at++]!;
+      gap += (byte & 0x7f) * scale;
+    }
+    row += gap + 1;
+    out[k] = row;
+  }
+  return out;
 }
 
 function forEachPosition(encoded: Uint8Array, fn: (row: number) => void): void {
@@ -124,19 +150,8 @@ function forEachPosition(encoded: Uint8Array, fn: (row: number) => void): void {
       for (let row = start; row < end; row++) fn(row);
     }
   } else if (kind === GAPS) {
-    let row = -1;
-    for (let at = 4; at < encoded.length; ) {
-      let gap = 0;
-      let scale = 1;
-      let byte: number;
-      do {
-        byte = encoded[at++]!;
-        gap += (byte & 0x7f) * scale;
-        scale *= 128;
-      } while (byte >= 0x80 && at < encoded.length);
-      row += gap + 1;
-      fn(row);
-    }
+    const rows = decodeGaps(encoded);
+    for (let k = 0; k < rows.length; k++) fn(rows[k]!);
   } else if (kind === BITMAP) {
     const first = body.getUint32(0, true);
     for (let i = 0; i < (body.byteLength - 4) * 8; i++) if ((encoded[8 + (i >> 3)]! >> (i & 7)) & 1) fn(first + i);
