@@ -40,13 +40,16 @@ export function deletedOf(ctx: StoreContext, part: string, rows: number, keys: r
   if (hit) return hit;
   const prev = cache.latest.get(part);
   const grows = prev !== undefined && prev.keys.length < keys.length && prev.keys.every((k, i) => keys[i] === k);
-  const bits = emptyBits(rows);
-  let count = 0;
-  if (grows) {
+  const seeded = seedFor(cache, keys, prev, grows, read);
+  const bits = seeded?.bits ?? emptyBits(rows);
+  let count = seeded?.count ?? 0;
+  if (seeded) {
+    // the committer's bitmap is this union already
+  } else if (grows) {
     bits.set(prev.deleted.bits);
     count = prev.deleted.count;
   }
-  for (const key of grows ? keys.slice(prev.keys.length) : keys) {
+  for (const key of seeded ? [] : grows ? keys.slice(prev!.keys.length) : keys) {
     const r = read(key);
     if (!r) continue;
     count += markPositions(bits, r.rows);
@@ -64,6 +67,30 @@ export function deletedOf(ctx: StoreContext, part: string, rows: number, keys: r
   if (!prev || prev.keys.length <= keys.length) cache.latest.set(part, { keys: [...keys], deleted: out });
   if (cache.latest.size > 256) cache.latest.delete(cache.latest.keys().next().value!);
   return out;
+}
+
+/**
+ * What a committer knows after writing deletion record `key` (of `rows` rows) on top of the union
+ * `base` (undefined: the partition had no deletions): the union with the record is `bits` holding
+ * `count` rows, its own bitmap, never written again. The next `deletedOf` that extends exactly
+ * `base` by exactly that record takes `bits` as it is instead of copying `base` and decoding the record.
+ */
+export function seedDeleted(ctx: StoreContext, key: string, seed: { base: Deleted | undefined; bits: Uint8Array; count: number; rows: number }): void {
+  const seeds = cacheOf(ctx).seeds;
+  if (seeds.size >= 1024) seeds.delete(seeds.keys().next().value!);
+  seeds.set(key, seed);
+}
+
+// a seed applies when the union grows by its record alone from the union it was made on; the
+// record must hold exactly the committer's rows (none forwarded into it from elsewhere)
+function seedFor(cache: UnionCache, keys: readonly string[], prev: Latest | undefined, grows: boolean, read: (key: string) => DeleteRecord | undefined): { bits: Uint8Array; count: number } | undefined {
+  const key = keys[keys.length - 1];
+  const seed = key === undefined ? undefined : cache.seeds.get(key);
+  if (!seed) return undefined;
+  cache.seeds.delete(key!);
+  const extendsBase = seed.base === undefined ? keys.length === 1 : grows && prev!.deleted === seed.base && keys.length === prev!.keys.length + 1;
+  if (!extendsBase || read(key!)?.count !== seed.rows) return undefined;
+  return seed;
 }
 
 /** The positions of the set bits of `bits` (a bitmap over `rows` rows holding `count` of them), ascending. */
@@ -103,17 +130,24 @@ export function firstCommon(a: Uint32Array, b: Uint32Array): number {
   return -1;
 }
 
+interface Latest {
+  readonly keys: readonly string[];
+  readonly deleted: Deleted;
+}
+
 interface UnionCache {
   /** Unions by partition and record keys. */
   readonly unions: Map<string, Deleted>;
   /** The union over the most records seen per partition, which a later one extends. */
-  readonly latest: Map<string, { readonly keys: readonly string[]; readonly deleted: Deleted }>;
+  readonly latest: Map<string, Latest>;
+  /** Unions committers made, by the key of the record they wrote (see `seedDeleted`). */
+  readonly seeds: Map<string, { readonly base: Deleted | undefined; readonly bits: Uint8Array; readonly count: number; readonly rows: number }>;
 }
 
 const caches = new WeakMap<StoreContext, UnionCache>();
 
 function cacheOf(ctx: StoreContext): UnionCache {
   let c = caches.get(ctx);
-  if (!c) caches.set(ctx, (c = { unions: new Map(), latest: new Map() }));
+  if (!c) caches.set(ctx, (c = { unions: new Map(), latest: new Map(), seeds: new Map() }));
   return c;
 }
