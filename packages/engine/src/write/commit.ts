@@ -109,7 +109,8 @@ function applyDeletes(tx: MetaTx, name: string, tableId: string, d: PartDeletes,
 // the deletion records of a partition committed after `base` (versions are in the keys: only those are read)
 function newerDeletes(tx: MetaTx, tableId: string, part: string, base: number): DeleteRecord[] {
   const prefix = deletePrefix(tableId, part);
-  return tx.keys(prefix).flatMap((key) => (Number(key.slice(prefix.length)) > base ? [tx.get<DeleteRecord>(key)!] : []));
+  // keys end with the zero-padded version: the newer ones sort from base + 1 on
+  return tx.keys(prefix, deleteKey(tableId, part, base + 1)).flatMap((key) => (Number(key.slice(prefix.length)) > base ? [tx.get<DeleteRecord>(key)!] : []));
 }
 
 // follows compaction's forward records from a partition that is gone to the ones holding its rows now
