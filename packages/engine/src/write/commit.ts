@@ -96,7 +96,8 @@ export async function commit(ctx: StoreContext, name: string, tableId: string, c
 
 // first committer wins: rows another commit deleted after `base` must not be deleted again
 function applyDeletes(tx: MetaTx, name: string, tableId: string, d: PartDeletes, base: number, version: number): void {
-  for (const other of newerDeletes(tx, tableId, d.part, base)) {
+  // version - 1 is the table's version now: no commit since the base, no record to check
+  for (const other of base < version - 1 ? newerDeletes(tx, tableId, d.part, base) : []) {
     const row = firstCommon(d.rows, decodePositions(other.rows));
     if (row >= 0) {
       throw new HaloclineError('Conflict', `a concurrent transaction deleted or replaced the same rows of table "${name}" first; retry`, { table: name });
