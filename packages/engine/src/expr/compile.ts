@@ -12,8 +12,17 @@ export interface CompiledFilter {
   readonly kernel: FilterKernel;
 }
 
-type Count = (cols: unknown, n: number) => number;
-type Select = (cols: unknown, n: number, out: Int32Array) => number;
+type Count = (cols: unknown, n: number, params: Float64Array) => number;
+type Select = (cols: unknown, n: number, out: Int32Array, params: Float64Array) => number;
+interface Variant {
+  readonly count: Count;
+  readonly select: Select;
+  readonly params: Float64Array;
+}
+
+/** Compiled loops by generated source, for kernels without closure constants (see `Constants`). */
+const shapes = new Map<string, { count: Count; select: Select }>();
+const MAX_SHAPES = 256;
 
 /**
  * Generates one count and one select loop per variant: a no-null variant, used when no referenced
@@ -34,9 +43,9 @@ export function compileFilter(typed: TypedExpr): CompiledFilter {
     if (cols.length < width) throw new HaloclineError('InvalidArgument', `filter kernel needs ${width} columns (${columns.join(', ')}), got ${cols.length}`);
     let variant = clean;
     for (let c = 0; c < width; c++) if (cols[c]!.validity !== null) variant = nullable;
-    if (out === null) return variant.count(cols, length);
+    if (out === null) return variant.count(cols, length, variant.params);
     if (out.length < length) throw new HaloclineError('InvalidArgument', `selection buffer holds ${out.length} rows, needs ${length}`);
-    return variant.select(cols, length, out);
+    return variant.select(cols, length, out, variant.params);
   };
   return { columns, kernel };
 }
@@ -46,10 +55,20 @@ export function kernelSource(typed: TypedExpr, nullable: boolean): string {
   return generate(typed, referencedColumns(typed), nullable).body;
 }
 
-function build(typed: TypedExpr, columns: readonly string[], nullable: boolean): { count: Count; select: Select } {
+// the loops of one variant: compiled once per source text when they close over no constants
+function build(typed: TypedExpr, columns: readonly string[], nullable: boolean): Variant {
   const { body, constants } = generate(typed, columns, nullable);
-  const factory = new Function('K', 'EQ', 'CMP', 'MOD', 'BI', 'ONES', body) as (...args: unknown[]) => { count: Count; select: Select };
-  return factory(constants.values, runtime.EQ, runtime.CMP, runtime.MOD, runtime.BI, runtime.ONES);
+  const shared = constants.values.length === 0;
+  let loops = shared ? shapes.get(body) : undefined;
+  if (!loops) {
+    const factory = new Function('K', 'EQ', 'CMP', 'MOD', 'BI', 'ONES', body) as (...args: unknown[]) => { count: Count; select: Select };
+    loops = factory(constants.values, runtime.EQ, runtime.CMP, runtime.MOD, runtime.BI, runtime.ONES);
+    if (shared) {
+      if (shapes.size >= MAX_SHAPES) shapes.delete(shapes.keys().next().value!);
+      shapes.set(body, loops);
+    }
+  }
+  return { ...loops, params: Float64Array.from(constants.params) }; // doubles always: one type feedback per loop
 }
 
 function generate(typed: TypedExpr, columns: readonly string[], nullable: boolean): { body: string; constants: Constants } {
@@ -58,7 +77,8 @@ function generate(typed: TypedExpr, columns: readonly string[], nullable: boolea
   const ctx: EmitContext = { column: (name) => ({ index: columns.indexOf(name), physical: kinds.get(name)! }), nullable, constants };
   const predicate: RowPredicate = (row) => `+${emitTruth(typed, true, row, ctx)}`;
   const [count, select] = [countLoop(predicate), selectLoop(predicate)];
-  const prologue = columns.map((name, c) => {
+  const params = constants.params.map((_, k) => `const P${k} = P[${k}];`).join(' ');
+  const prologue = params + columns.map((name, c) => {
     const lines = [`const v${c} = cols[${c}].values;`];
     if (nullable) lines.push(`const m${c} = cols[${c}].validity ?? ONES(n);`);
     if (/utf8|binary/.test(kinds.get(name)!)) lines.push(`const o${c} = cols[${c}].offsets;`);
@@ -67,11 +87,11 @@ function generate(typed: TypedExpr, columns: readonly string[], nullable: boolea
   const body = `"use strict";
 ${constants.values.map((_, k) => `const K${k} = K[${k}];`).join('\n')}
 return {
-  count(cols, n) {
+  count(cols, n, P) {
     ${prologue}
     ${count}
   },
-  select(cols, n, out) {
+  select(cols, n, out, P) {
     ${prologue}
     ${select}
   },

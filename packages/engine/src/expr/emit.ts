@@ -5,10 +5,24 @@ import { bytesOf } from './scalar.js';
 import { geoTest } from '../geo/predicate.js';
 import type { LiteralValue, TypedExpr } from './typed.js';
 
-/** Closure constants of a kernel (pre-encoded string literals, in-list sets), named K0, K1, ... */
+/**
+ * Closure constants of a kernel (pre-encoded string literals, in-list sets), named K0, K1, ...; and
+ * its parameters P0, P1, ...: number literals compared with number values, passed at each call, so
+ * kernels that differ only in those literals share one compiled (and JIT-optimised) loop.
+ */
 export class Constants {
   readonly values: unknown[] = [];
+  readonly params: number[] = [];
   private readonly names = new Map<string, string>();
+
+  private readonly slots = new Map<TypedExpr, string>();
+
+  /** The name of the parameter holding the value of the number literal `node`. */
+  param(node: TypedExpr & { kind: 'literal' }, value: number): string {
+    let name = this.slots.get(node);
+    if (name === undefined) this.slots.set(node, (name = `P${this.params.push(value) - 1}`));
+    return name;
+  }
 
   /** The name of the constant identified by `id`, created by `make` the first time. */
   name(id: string, make: () => unknown): string {
@@ -67,7 +81,7 @@ class Emitter {
       return band([v.valid, want ? v.code : `(${v.code} ^ 1)`]);
     },
     compare: (e) => (want) => {
-      const [a, b] = [this.value(e.left), this.value(e.right)];
+      const [a, b] = this.operands(e.left, e.right);
       const test = comparison(e.op, a, b);
       return band([a.valid, b.valid, want ? test : `!${test}`], costly(test));
     },
@@ -137,6 +151,16 @@ class Emitter {
     in: (e) => this.booleanValue(e),
     geo: (e) => this.booleanValue(e),
   };
+
+  // both sides of a comparison; a number literal against a computed number becomes a parameter
+  private operands(left: TypedExpr, right: TypedExpr): [Val, Val] {
+    const [a, b] = [this.value(left), this.value(right)];
+    const param = (node: TypedExpr, v: Val, other: Val): Val =>
+      node.kind === 'literal' && v.rep === 'number' && typeof v.literal === 'number' && other.rep === 'number' && other.literal === undefined
+        ? { rep: 'number', code: this.ctx.constants.param(node, v.literal), valid: null }
+        : v;
+    return [param(left, a, b), param(right, b, a)];
+  }
 
   // a boolean subexpression used as a value: TRUE as the bit, valid where TRUE or FALSE
   private booleanValue(e: TypedExpr): Val {

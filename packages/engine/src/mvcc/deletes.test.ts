@@ -1,17 +1,19 @@
 // Deletion vectors on disk: compact binary records, readable v1 (base64) records, the format upgrade.
 import { join } from 'node:path';
 import { Field, Int32, Schema } from 'apache-arrow';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../index.js';
 import { openLmdbMetaStore } from '../storage/lmdb.js';
 import { type DeleteRecord, STORE_KEY } from '../storage/records.js';
 import { tempDir } from '../test-util/tmp.js';
+import { emptyBits, isDeleted, positions } from './deletes.js';
 import { decodePositions } from './positions.js';
 
 const schema = new Schema([new Field('id', new Int32(), false)]);
 
 describe('deletion vectors on disk', () => {
-  it('are binary in a v2 store; a v1 store with base64 records opens, reads them, and becomes v2', async () => {
+  it('are binary in a v3 store; a v1 store with base64 records opens, reads them, and becomes v3', async () => {
     const dir = await tempDir();
     try {
       let store = await openStore({ path: dir.path, workers: 0 });
@@ -37,10 +39,29 @@ describe('deletion vectors on disk', () => {
       expect(await store.table('d').select().count()).toBe(87);
       await store.close();
       const after = openLmdbMetaStore(join(dir.path, 'meta'));
-      expect(after.get(STORE_KEY)).toEqual({ magic: 'halocline', version: 2 });
+      expect(after.get(STORE_KEY)).toEqual({ magic: 'halocline', version: 3 });
       await after.close();
     } finally {
       await dir.remove();
     }
+  });
+});
+
+describe('positions of a deletion bitmap', () => {
+  it('are the set bits below the row count, ascending, for aligned and unaligned bitmaps', () => {
+    const arb = fc.record({ rows: fc.integer({ min: 0, max: 300 }), set: fc.array(fc.nat(340)), shift: fc.integer({ min: 0, max: 3 }) });
+    fc.assert(
+      fc.property(arb, ({ rows, set, shift }) => {
+        const whole = emptyBits(rows + 40 + 8 * shift);
+        const bits = whole.subarray(shift); // shift > 0: a view not on a word boundary
+        for (const r of set) if (r < bits.length * 8) bits[r >> 3]! |= 1 << (r & 7);
+        const want: number[] = [];
+        for (let r = 0; r < rows; r++) if (isDeleted(bits, r)) want.push(r);
+        expect([...positions(bits, rows, want.length)]).toEqual(want);
+        // a smaller count stops early
+        expect([...positions(bits, rows, want.length >> 1)]).toEqual(want.slice(0, want.length >> 1));
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -10,7 +10,8 @@ export interface Deleted {
   readonly count: number;
   /**
    * The same rows as ascending positions (SharedArrayBuffer), when known: a count subtracts the
-   * matches among them instead of filtering every row through the bitmap.
+   * matches among them instead of filtering every row through the bitmap. Unions made by
+   * `deletedOf` compute it on first use (a delete or a plain select never needs it).
    */
   readonly rows?: Int32Array;
 }
@@ -39,18 +40,28 @@ export function deletedOf(ctx: StoreContext, part: string, rows: number, keys: r
   if (hit) return hit;
   const prev = cache.latest.get(part);
   const grows = prev !== undefined && prev.keys.length < keys.length && prev.keys.every((k, i) => keys[i] === k);
-  const bits = emptyBits(rows);
-  let count = 0;
-  if (grows) {
+  const seeded = seedFor(cache, keys, prev, grows, read);
+  const bits = seeded?.bits ?? emptyBits(rows);
+  let count = seeded?.count ?? 0;
+  if (seeded) {
+    // the committer's bitmap is this union already
+  } else if (grows) {
     bits.set(prev.deleted.bits);
     count = prev.deleted.count;
   }
-  for (const key of grows ? keys.slice(prev.keys.length) : keys) {
+  for (const key of seeded ? [] : grows ? keys.slice(prev!.keys.length) : keys) {
     const r = read(key);
     if (!r) continue;
     count += markPositions(bits, r.rows);
   }
-  const out: Deleted = { bits, count, rows: positions(bits, rows, count) };
+  let list: Int32Array | undefined;
+  const out: Deleted = {
+    bits,
+    count,
+    get rows() {
+      return (list ??= positions(bits, rows, count));
+    },
+  };
   if (cache.unions.size >= 256) cache.unions.delete(cache.unions.keys().next().value!);
   cache.unions.set(id, out);
   if (!prev || prev.keys.length <= keys.length) cache.latest.set(part, { keys: [...keys], deleted: out });
@@ -58,13 +69,50 @@ export function deletedOf(ctx: StoreContext, part: string, rows: number, keys: r
   return out;
 }
 
+/**
+ * What a committer knows after writing deletion record `key` (of `rows` rows) on top of the union
+ * `base` (undefined: the partition had no deletions): the union with the record is `bits` holding
+ * `count` rows, its own bitmap, never written again. The next `deletedOf` that extends exactly
+ * `base` by exactly that record takes `bits` as it is instead of copying `base` and decoding the record.
+ */
+export function seedDeleted(ctx: StoreContext, key: string, seed: { base: Deleted | undefined; bits: Uint8Array; count: number; rows: number }): void {
+  const seeds = cacheOf(ctx).seeds;
+  if (seeds.size >= 1024) seeds.delete(seeds.keys().next().value!);
+  seeds.set(key, seed);
+}
+
+// a seed applies when the union grows by its record alone from the union it was made on; the
+// record must hold exactly the committer's rows (none forwarded into it from elsewhere)
+function seedFor(cache: UnionCache, keys: readonly string[], prev: Latest | undefined, grows: boolean, read: (key: string) => DeleteRecord | undefined): { bits: Uint8Array; count: number } | undefined {
+  const key = keys[keys.length - 1];
+  const seed = key === undefined ? undefined : cache.seeds.get(key);
+  if (!seed) return undefined;
+  cache.seeds.delete(key!);
+  const extendsBase = seed.base === undefined ? keys.length === 1 : grows && prev!.deleted === seed.base && keys.length === prev!.keys.length + 1;
+  if (!extendsBase || read(key!)?.count !== seed.rows) return undefined;
+  return seed;
+}
+
 /** The positions of the set bits of `bits` (a bitmap over `rows` rows holding `count` of them), ascending. */
 export function positions(bits: Uint8Array, rows: number, count: number): Int32Array {
   const out = new Int32Array(new SharedArrayBuffer(Math.max(4, count * 4)), 0, count);
   let n = 0;
-  for (let b = 0; b < bits.length && n < count; b++) {
+  // 32 rows per step (LSB-first bytes read as a little-endian word), one step per set bit
+  const aligned = bits.byteOffset % 4 === 0;
+  const words = aligned ? new Uint32Array(bits.buffer, bits.byteOffset, bits.length >> 2) : null;
+  const whole = words ? words.length << 2 : 0;
+  for (let w = 0; words !== null && w < words.length && n < count; w++) {
+    let word = words[w]!;
+    while (word !== 0 && n < count) {
+      const low = word & -word;
+      const row = (w << 5) + 31 - Math.clz32(low);
+      if (row >= rows) break;
+      out[n++] = row;
+      word ^= low;
+    }
+  }
+  for (let b = whole; b < bits.length && n < count; b++) {
     const byte = bits[b]!;
-    if (byte === 0) continue;
     for (let k = 0; k < 8; k++) if ((byte >> k) & 1 && (b << 3) + k < rows) out[n++] = (b << 3) + k;
   }
   return out;
@@ -82,17 +130,24 @@ export function firstCommon(a: Uint32Array, b: Uint32Array): number {
   return -1;
 }
 
+interface Latest {
+  readonly keys: readonly string[];
+  readonly deleted: Deleted;
+}
+
 interface UnionCache {
   /** Unions by partition and record keys. */
   readonly unions: Map<string, Deleted>;
   /** The union over the most records seen per partition, which a later one extends. */
-  readonly latest: Map<string, { readonly keys: readonly string[]; readonly deleted: Deleted }>;
+  readonly latest: Map<string, Latest>;
+  /** Unions committers made, by the key of the record they wrote (see `seedDeleted`). */
+  readonly seeds: Map<string, { readonly base: Deleted | undefined; readonly bits: Uint8Array; readonly count: number; readonly rows: number }>;
 }
 
 const caches = new WeakMap<StoreContext, UnionCache>();
 
 function cacheOf(ctx: StoreContext): UnionCache {
   let c = caches.get(ctx);
-  if (!c) caches.set(ctx, (c = { unions: new Map(), latest: new Map() }));
+  if (!c) caches.set(ctx, (c = { unions: new Map(), latest: new Map(), seeds: new Map() }));
   return c;
 }

@@ -5,6 +5,10 @@ import { emptyBits } from './deletes.js';
 import { countPositions, decodePositions, encodePositions, markPositions } from './positions.js';
 
 const sortedRows = fc.uniqueArray(fc.integer({ min: 0, max: 5000 }), { maxLength: 400 }).map((a) => Uint32Array.from(a.sort((x, y) => x - y)));
+// gaps of every varint length, up to the largest u32 position
+const wideRows = fc
+  .uniqueArray(fc.oneof(fc.integer({ min: 0, max: 2 ** 32 - 1 }), fc.constantFrom(0, 127, 128, 16_383, 16_384, 2 ** 21, 2 ** 28, 2 ** 32 - 1)), { maxLength: 60 })
+  .map((a) => Uint32Array.from(a.sort((x, y) => x - y)));
 const runs = fc
   .array(fc.tuple(fc.integer({ min: 0, max: 50 }), fc.integer({ min: 1, max: 300 })), { maxLength: 8 })
   .map((rs) => {
@@ -18,7 +22,7 @@ const runs = fc
   });
 
 describe('row positions', () => {
-  it('round-trip in whichever container is smallest (list, runs, bitmap)', () => {
+  it('round-trip in whichever container is smallest (list, runs, bitmap, gaps)', () => {
     fc.assert(
       fc.property(fc.oneof(sortedRows, runs), (rows) => {
         const enc = encodePositions(rows);
@@ -33,11 +37,21 @@ describe('row positions', () => {
       }),
       { numRuns: 60 },
     );
+    fc.assert(
+      fc.property(wideRows, (rows) => {
+        const enc = encodePositions(rows);
+        expect([...decodePositions(enc)]).toEqual([...rows]);
+        expect(countPositions(enc)).toBe(rows.length);
+      }),
+      { numRuns: 200 },
+    );
   });
 
-  it('picks runs for a range, a list for a sparse scatter, a bitmap for a dense one', () => {
+  it('picks runs for a range, gaps for a sparse scatter, a bitmap for a dense one, a list for huge gaps', () => {
     expect(encodePositions(Uint32Array.from({ length: 1000 }, (_, i) => 500 + i))[0]).toBe(1);
-    expect(encodePositions(Uint32Array.of(3, 900, 70_000))[0]).toBe(0);
+    const scatter = encodePositions(Uint32Array.of(3, 900, 70_000));
+    expect([scatter[0], scatter.length]).toEqual([3, 4 + 1 + 2 + 3]);
+    expect(encodePositions(Uint32Array.of(2 ** 32 - 1))[0]).toBe(0); // 4 bytes of list, 5 of gaps
     expect(encodePositions(Uint32Array.from({ length: 500 }, (_, i) => 3 * i))[0]).toBe(2);
     expect(encodePositions(new Uint32Array(0)).length).toBe(4);
   });

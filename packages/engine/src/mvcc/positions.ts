@@ -1,19 +1,29 @@
 // Compact binary encoding of sorted row positions (deletion vectors, compaction's dropped rows).
 
 /**
- * Encodes sorted, distinct row positions in the smallest of three containers (byte 0 says which):
- * LIST (u32 LE per row), RUNS (u32 start, u32 length per run of consecutive rows), or BITMAP (u32
- * first row, then LSB-first bits from it). A delete of a range of an ordered column is a few runs; a
- * scattered 1% is a list; a dense scatter is a bitmap. Payloads start at byte 4.
+ * Encodes sorted, distinct row positions in the smallest of four containers (byte 0 says which):
+ * LIST (u32 LE per row), RUNS (u32 start, u32 length per run of consecutive rows), BITMAP (u32
+ * first row, then LSB-first bits from it), or GAPS (LEB128 varints: the first row, then each row's
+ * distance to the previous minus one). A delete of a range of an ordered column is a few runs; a
+ * scattered 1% is about 1.3 bytes of gaps per row; a dense scatter is a bitmap. Payloads start at
+ * byte 4. GAPS came with store format v3.
  * @example
  * decodePositions(encodePositions(Uint32Array.of(3, 4, 5, 9))) // Uint32Array [3, 4, 5, 9]
  */
 export function encodePositions(rows: Uint32Array): Uint8Array {
   const n = rows.length;
   let runs = 0;
-  for (let k = 0; k < n; k++) if (k === 0 || rows[k]! !== rows[k - 1]! + 1) runs++;
+  let gaps = 0;
+  // branch-free: gap sizes of a scatter are unpredictable
+  for (let k = 0, prev = -1; k < n; k++) {
+    const row = rows[k]!;
+    const gap = row - prev - 1;
+    runs += +(k === 0 || gap !== 0);
+    gaps += 1 + +(gap >= 0x80) + +(gap >= 0x4000) + +(gap >= 0x20_0000) + +(gap >= 0x1000_0000);
+    prev = row;
+  }
   const span = n === 0 ? 0 : rows[n - 1]! - rows[0]! + 1;
-  const sizes = [4 * n, 8 * runs, 4 + ((span + 7) >> 3)];
+  const sizes = [4 * n, 8 * runs, 4 + Math.ceil(span / 8), gaps]; // spans may pass 2^31: no shifts
   const kind = sizes.indexOf(Math.min(...sizes));
   const out = new Uint8Array(4 + sizes[kind]!);
   out[0] = kind;
@@ -25,6 +35,29 @@ export function encodePositions(rows: Uint32Array): Uint8Array {
     for (let k = 0; k < n; k++) {
       if (k === 0 || rows[k]! !== rows[k - 1]! + 1) body.setUint32(8 * ++r, rows[k]!, true);
       body.setUint32(8 * r + 4, body.getUint32(8 * r + 4, true) + 1, true);
+    }
+  } else if (kind === GAPS) {
+    let at = 4;
+    for (let k = 0, prev = -1; k < n; k++) {
+      const row = rows[k]!;
+      const gap = row - prev - 1;
+      prev = row;
+      if (gap < 0x4000) {
+        // one or two bytes, without a branch on which
+        const more = +(gap >= 0x80);
+        out[at] = (gap & 0x7f) | (more << 7);
+        out[at + 1] = gap >>> 7; // when unused: overwritten by the next gap, or past the end (a no-op store)
+        at += 1 + more;
+      } else {
+        for (let g = gap; ; g >>>= 7) {
+          // unsigned shifts: a gap may need all 32 bits
+          if (g < 0x80) {
+            out[at++] = g;
+            break;
+          }
+          out[at++] = (g & 0x7f) | 0x80;
+        }
+      }
     }
   } else {
     const first = rows[0]!;
@@ -41,6 +74,7 @@ export function encodePositions(rows: Uint32Array): Uint8Array {
 export function decodePositions(encoded: Uint8Array | string): Uint32Array {
   if (typeof encoded === 'string') return fromBytes(Buffer.from(encoded, 'base64'));
   if (encoded[0] === LIST) return fromBytes(encoded.subarray(4));
+  if (encoded[0] === GAPS) return decodeGaps(encoded);
   const out: number[] = [];
   forEachPosition(encoded, (row) => void out.push(row));
   return Uint32Array.from(out);
@@ -54,7 +88,7 @@ export function markPositions(bits: Uint8Array, encoded: Uint8Array | string): n
     if ((bits[row >> 3]! & mask) === 0) added++;
     bits[row >> 3]! |= mask;
   };
-  if (typeof encoded === 'string' || encoded[0] === LIST) {
+  if (typeof encoded === 'string' || encoded[0] === LIST || encoded[0] === GAPS) {
     const rows = decodePositions(encoded);
     for (let k = 0; k < rows.length; k++) {
       const row = rows[k]!;
@@ -70,6 +104,7 @@ export function markPositions(bits: Uint8Array, encoded: Uint8Array | string): n
 export function countPositions(encoded: Uint8Array | string): number {
   if (typeof encoded === 'string') return decodePositions(encoded).length;
   if (encoded[0] === LIST) return (encoded.length - 4) >> 2;
+  if (encoded[0] === GAPS) return countGaps(encoded);
   let n = 0;
   forEachPosition(encoded, () => void n++);
   return n;
@@ -78,6 +113,30 @@ export function countPositions(encoded: Uint8Array | string): number {
 const LIST = 0;
 const RUNS = 1;
 const BITMAP = 2;
+const GAPS = 3;
+
+// one position per varint: the bytes without the continuation bit
+function countGaps(encoded: Uint8Array): number {
+  let n = 0;
+  for (let at = 4; at < encoded.length; at++) n += (encoded[at]! >>> 7) ^ 1;
+  return n;
+}
+
+function decodeGaps(encoded: Uint8Array): Uint32Array {
+  const out = new Uint32Array(countGaps(encoded));
+  let row = -1;
+  for (let at = 4, k = 0; k < out.length; k++) {
+    let byte = encoded[at++]!;
+    let gap = byte & 0x7f;
+    for (let scale = 128; byte >= 0x80; scale *= 128) {
+      byte = encoded[at++]!;
+      gap += (byte & 0x7f) * scale;
+    }
+    row += gap + 1;
+    out[k] = row;
+  }
+  return out;
+}
 
 function forEachPosition(encoded: Uint8Array, fn: (row: number) => void): void {
   const body = new DataView(encoded.buffer, encoded.byteOffset + 4, encoded.byteLength - 4);
@@ -90,6 +149,9 @@ function forEachPosition(encoded: Uint8Array, fn: (row: number) => void): void {
       const end = start + body.getUint32(at + 4, true);
       for (let row = start; row < end; row++) fn(row);
     }
+  } else if (kind === GAPS) {
+    const rows = decodeGaps(encoded);
+    for (let k = 0; k < rows.length; k++) fn(rows[k]!);
   } else if (kind === BITMAP) {
     const first = body.getUint32(0, true);
     for (let i = 0; i < (body.byteLength - 4) * 8; i++) if ((encoded[8 + (i >> 3)]! >> (i & 7)) & 1) fn(first + i);

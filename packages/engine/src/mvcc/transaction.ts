@@ -170,13 +170,14 @@ export class Transaction implements TransactionApi {
     for await (const b of this.data.inserted()) if (b.numRows > 0) batches.push(b);
     const written = batches.length > 0 ? await writeParts(this.ctx, base.record.id, base.schema, batches) : [];
     const deletes = this.data.deletes();
-    await commit(this.ctx, this.table, base.record.id, {
+    const version = await commit(this.ctx, this.table, base.record.id, {
       add: written,
       remove: [],
       deletes,
       baseVersion: base.record.version,
       schemaVersion: base.record.schemaVersion ?? 0,
     });
+    this.data.seedUnions(version);
     scheduleCompaction(this.ctx, this.table, base.record.id);
   }
 

@@ -7,11 +7,11 @@ import { checkSpatial } from '../geo/validate.js';
 import { scanBatches } from '../read/execute.js';
 import { plan } from '../read/plan.js';
 import type { Snapshot } from '../read/snapshot.js';
-import type { PartRecord } from '../storage/records.js';
+import { type PartRecord, deleteKey } from '../storage/records.js';
 import { zoneStats } from '../storage/zonemap.js';
 import type { PartDeletes } from '../write/commit.js';
 import { sliceColumns } from '../write/partition.js';
-import { type Deleted, emptyBits, isDeleted } from './deletes.js';
+import { type Deleted, emptyBits, isDeleted, seedDeleted } from './deletes.js';
 import { mergeRows } from './forward.js';
 
 // ids of local parts: the prefix and their index (committed part ids never start with it)
@@ -166,6 +166,18 @@ export class TxState {
       const chunks = o.mine.filter((m) => m.n > 0).map((m) => m.rows.subarray(0, m.n));
       return chunks.length > 0 ? [{ part, rows: mergeRows(chunks) }] : [];
     });
+  }
+
+  /**
+   * After the commit that made `version`: each partition's bitmap (what the snapshot had deleted
+   * plus the transaction's rows) is the union readers of `version` need; the cache takes it as is
+   * when nothing else changed (see `seedDeleted`). Nothing writes the bitmaps after commit.
+   */
+  seedUnions(version: number): void {
+    for (const [part, o] of this.overlays) {
+      const rows = o.mine.reduce((n, m) => n + m.n, 0);
+      if (rows > 0) seedDeleted(this.ctx, deleteKey(this.base.record.id, part, version), { base: this.base.deleted.get(part), bits: o.bits, count: o.count, rows });
+    }
   }
 
   private localOf(part: PartRecord): LocalPart | undefined {

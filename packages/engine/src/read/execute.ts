@@ -63,7 +63,7 @@ export async function scanMatches(ctx: StoreContext, snap: Snapshot, plan: Plan,
   const out = await Promise.all(
     parts.map(async (part): Promise<PartMatches> => {
       // a delete needs only the filter's columns; a replace needs the rows too
-      const t = await task(ctx, snap, part, plan, withData ? 'select' : 'count', cache);
+      const t = await task(ctx, snap, part, plan, withData ? 'select' : 'match', cache);
       const result = await run(ctx, part, { ...t, mode: 'select', withRows: true }, parts.length > 1);
       const rows = result.rows ?? new Int32Array(0);
       const batch = withData && result.columns ? batchOf(plan, result.count, plan.output.fields.map((f, i) => dataOf(f.type, result.count, result.columns![i]!))) : null;
@@ -116,7 +116,9 @@ async function selectPart(ctx: StoreContext, snap: Snapshot, part: PartRecord, p
   return batchOf(plan, result.count, children);
 }
 
-async function task(ctx: StoreContext, snap: Snapshot, part: PartRecord, plan: Plan, mode: ScanTask['mode'], cache: boolean): Promise<ScanTask> {
+// 'match': the filter's columns only, for row positions (no projection, no deleted rows' values)
+async function task(ctx: StoreContext, snap: Snapshot, part: PartRecord, plan: Plan, kind: ScanTask['mode'] | 'match', cache: boolean): Promise<ScanTask> {
+  const mode = kind === 'match' ? 'count' : kind;
   // every row matches: no kernel, only the deleted rows drop out
   const filter = plan.filter !== null && plan.allMatch(part.zones) ? null : plan.filter;
   const names = mode === 'count' ? [...(filter?.columns ?? [])] : needed(plan, filter);
@@ -127,8 +129,8 @@ async function task(ctx: StoreContext, snap: Snapshot, part: PartRecord, plan: P
   names.forEach((name, i) => (columns[name] = { ...taskColumn(loaded[i]!.data), owned: loaded[i]!.owned }));
   const project = mode === 'count' ? [] : plan.output.fields.map((f) => f.name);
   const deleted = snap.deleted.get(part.id);
-  const deletedColumns = mode === 'count' && filter !== null && deleted?.rows ? deletedColumnsOf(deleted, deleted.rows, columns) : null;
-  return { mode, length: part.rows, filter, columns, project, deleted: deleted?.bits ?? null, deletedRows: deleted?.rows ?? null, deletedColumns, ...sortedBy(part, filter) };
+  const deletedColumns = kind === 'count' && filter !== null && deleted?.rows ? deletedColumnsOf(deleted, deleted.rows, columns) : null;
+  return { mode, length: part.rows, filter, columns, project, deleted: deleted?.bits ?? null, deletedRows: kind === 'count' ? (deleted?.rows ?? null) : null, deletedColumns, ...sortedBy(part, filter) };
 }
 
 /** The sort column of a partition when the filter reads it (the scan narrows to the rows it can match). */

@@ -25,6 +25,18 @@ describe('LMDB metadata store', () => {
     await meta.write((tx) => tx.put('b/1', 2));
     expect(meta.range('a/').map(([k]) => k)).toEqual(['a/1']);
   });
+
+  it('lists the keys of a prefix from a given key on, inside and outside write transactions', async () => {
+    const dir = await tempDir();
+    const meta = openLmdbMetaStore(dir.path);
+    cleanups.push(dir.remove, () => meta.close());
+    await meta.write((tx) => ['d/p/001', 'd/p/002', 'd/p/010', 'd/q/001', 'd/pp/005'].forEach((k) => tx.put(k, 1)));
+    expect(meta.keys('d/p/')).toEqual(['d/p/001', 'd/p/002', 'd/p/010']);
+    expect(meta.keys('d/p/', 'd/p/002')).toEqual(['d/p/002', 'd/p/010']);
+    expect(meta.keys('d/p/', 'd/p/011')).toEqual([]);
+    expect(meta.keys('d/p/', 'd/')).toEqual(['d/p/001', 'd/p/002', 'd/p/010']); // before the prefix: the whole prefix
+    expect(await meta.write((tx) => tx.keys('d/p/', 'd/p/003'))).toEqual(['d/p/010']);
+  });
 });
 
 describe('binary values', () => {

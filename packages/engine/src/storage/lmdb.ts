@@ -16,8 +16,8 @@ class LmdbMetaStore implements MetaStore {
     return raw === undefined ? undefined : (decode(raw) as T);
   }
 
-  keys(prefix: string): string[] {
-    return [...this.db.getKeys({ start: prefix, end: `${prefix}\uffff` })];
+  keys(prefix: string, from?: string): string[] {
+    return [...this.db.getKeys({ start: from !== undefined && from > prefix ? from : prefix, end: `${prefix}\uffff` })];
   }
 
   range<T>(prefix: string): Array<[string, T]> {
@@ -33,7 +33,7 @@ class LmdbMetaStore implements MetaStore {
     const tx: MetaTx = {
       get: (key) => this.get(key),
       range: (prefix) => this.range(prefix),
-      keys: (prefix) => this.keys(prefix),
+      keys: (prefix, from) => this.keys(prefix, from),
       put: (key, value) => void db.put(key, encode(value)),
       remove: (key) => void db.remove(key),
     };

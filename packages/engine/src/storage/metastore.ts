@@ -5,8 +5,11 @@ export interface MetaReader {
   get<T>(key: string): T | undefined;
   /** Entries whose key starts with `prefix`, in key order. */
   range<T>(prefix: string): Array<[string, T]>;
-  /** The keys starting with `prefix`, in key order, without reading their values. */
-  keys(prefix: string): string[];
+  /**
+   * The keys starting with `prefix`, in key order, without reading their values; with `from`, only
+   * those at or after it.
+   */
+  keys(prefix: string, from?: string): string[];
 }
 
 /** Writes inside one atomic transaction. */

@@ -4,13 +4,14 @@ import type { SegmentRef } from './format.js';
 
 /** Store-wide format marker, checked at open. */
 export const STORE_KEY = 'store';
-export const STORE_FORMAT = { magic: 'halocline', version: 2 } as const;
+export const STORE_FORMAT = { magic: 'halocline', version: 3 } as const;
 /**
  * Formats this code opens. v1 stores deletion vectors and forwards as base64 strings; v2 also
- * writes binary values (see storage/lmdb.ts) in the compact encoding of mvcc/positions.ts. Opening a
- * v1 store marks it v2 in one write (it has no binary value yet), so older code refuses it after.
+ * writes binary values (see storage/lmdb.ts) in the compact encoding of mvcc/positions.ts; v3 adds
+ * that encoding's GAPS container. Opening an older store marks it v3 in one write (it holds no v3
+ * value yet), so older code refuses it after.
  */
-export const READABLE_FORMATS: readonly number[] = [1, 2];
+export const READABLE_FORMATS: readonly number[] = [1, 2, 3];
 
 /**
  * A table. Invariants: `id` is unique for the lifetime of the store (a dropped and re-created table

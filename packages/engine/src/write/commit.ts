@@ -96,7 +96,8 @@ export async function commit(ctx: StoreContext, name: string, tableId: string, c
 
 // first committer wins: rows another commit deleted after `base` must not be deleted again
 function applyDeletes(tx: MetaTx, name: string, tableId: string, d: PartDeletes, base: number, version: number): void {
-  for (const other of newerDeletes(tx, tableId, d.part, base)) {
+  // version - 1 is the table's version now: no commit since the base, no record to check
+  for (const other of base < version - 1 ? newerDeletes(tx, tableId, d.part, base) : []) {
     const row = firstCommon(d.rows, decodePositions(other.rows));
     if (row >= 0) {
       throw new HaloclineError('Conflict', `a concurrent transaction deleted or replaced the same rows of table "${name}" first; retry`, { table: name });
@@ -109,7 +110,8 @@ function applyDeletes(tx: MetaTx, name: string, tableId: string, d: PartDeletes,
 // the deletion records of a partition committed after `base` (versions are in the keys: only those are read)
 function newerDeletes(tx: MetaTx, tableId: string, part: string, base: number): DeleteRecord[] {
   const prefix = deletePrefix(tableId, part);
-  return tx.keys(prefix).flatMap((key) => (Number(key.slice(prefix.length)) > base ? [tx.get<DeleteRecord>(key)!] : []));
+  // keys end with the zero-padded version: the newer ones sort from base + 1 on
+  return tx.keys(prefix, deleteKey(tableId, part, base + 1)).flatMap((key) => (Number(key.slice(prefix.length)) > base ? [tx.get<DeleteRecord>(key)!] : []));
 }
 
 // follows compaction's forward records from a partition that is gone to the ones holding its rows now
