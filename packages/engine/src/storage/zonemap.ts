@@ -26,11 +26,33 @@ export function zoneStats(data: Data): ZoneStats {
       case Type.LargeBinary:
         break; // binary values carry no useful order for pruning
       default:
+        if (validity === null && data.values instanceof Float64Array) {
+          // the common case in one pass over a monomorphic array
+          const r = denseFloat64(data.values, rows);
+          nanCount = r.nanCount;
+          range = [r.min, r.max];
+          break;
+        }
         if (float) nanCount = countNaN(data.values as Float64Array | Float32Array, validity, rows);
         range = numericRange(data.values as ArrayLike<number | bigint>, validity, rows);
     }
   }
   return float ? { min: range[0], max: range[1], nullCount, rows, nanCount } : { min: range[0], max: range[1], nullCount, rows };
+}
+
+// min, max (NaN skipped; the first of equal values, so -0 or 0 as it comes first) and NaN count
+// of rows without nulls
+function denseFloat64(values: Float64Array, rows: number): { min: number | null; max: number | null; nanCount: number } {
+  let min = Infinity;
+  let max = -Infinity;
+  let nanCount = 0;
+  for (let i = 0; i < rows; i++) {
+    const v = values[i]!;
+    if (v < min) min = v;
+    if (v > max) max = v;
+    if (v !== v) nanCount++;
+  }
+  return nanCount === rows ? { min: null, max: null, nanCount } : { min, max, nanCount };
 }
 
 // NaN among the valid values (a null slot may hold any bits)
@@ -75,6 +97,7 @@ function narrowRange(values: ArrayLike<number>, validity: Uint8Array | null, row
 // 64-bit integers compared as (high word, unsigned low word) pairs: no BigInt allocation per value
 function wideRange(values: BigInt64Array | BigUint64Array, validity: Uint8Array | null, rows: number): [number, number] {
   const words = new Int32Array(values.buffer, values.byteOffset, rows * 2);
+  if (validity === null && values instanceof BigInt64Array) return denseInt64(words, rows);
   const signed = values instanceof BigInt64Array;
   const high = (i: number) => (signed ? words[2 * i + 1]! : words[2 * i + 1]! >>> 0);
   let lo = -1;
@@ -91,6 +114,32 @@ function wideRange(values: BigInt64Array | BigUint64Array, validity: Uint8Array 
     if (h < hl || (h === hl && l < words[2 * lo]! >>> 0)) lo = i;
     const hh = high(hi);
     if (h > hh || (h === hh && l > words[2 * hi]! >>> 0)) hi = i;
+  }
+  return [lo, hi];
+}
+
+// wideRange of signed values without nulls, the words held in locals (one pass, no closures)
+function denseInt64(words: Int32Array, rows: number): [number, number] {
+  if (rows === 0) return [-1, -1];
+  let lo = 0;
+  let hi = 0;
+  let loHigh = words[1]!;
+  let loLow = words[0]! >>> 0;
+  let hiHigh = loHigh;
+  let hiLow = loLow;
+  for (let i = 1; i < rows; i++) {
+    const h = words[2 * i + 1]!;
+    const l = words[2 * i]! >>> 0;
+    if (h < loHigh || (h === loHigh && l < loLow)) {
+      lo = i;
+      loHigh = h;
+      loLow = l;
+    }
+    if (h > hiHigh || (h === hiHigh && l > hiLow)) {
+      hi = i;
+      hiHigh = h;
+      hiLow = l;
+    }
   }
   return [lo, hi];
 }

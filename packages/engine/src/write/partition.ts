@@ -4,7 +4,7 @@ import type { Data, RecordBatch, Schema } from 'apache-arrow';
 import type { StoreContext } from '../context.js';
 import type { ZoneMaps, ZoneStats } from '../expr/kernel.js';
 import { concatData } from '../storage/concat.js';
-import { type SegmentRef, encodeFooter, encodePrefix, encodeSegment, padding } from '../storage/format.js';
+import { type SegmentRef, encodeFooter, encodePrefix, padding, segmentPieces } from '../storage/format.js';
 import { type PartRecord, partFile } from '../storage/records.js';
 import { zoneStats } from '../storage/zonemap.js';
 import { derivedColumns } from '../geo/bbox.js';
@@ -49,8 +49,9 @@ export async function writeParts(ctx: StoreContext, table: string, schema: Schem
 /**
  * Writes one partition file from contiguous columns, plus the hidden columns derived from them
  * (`geo/bbox.ts`: the bounding boxes of geometry columns), which get zone maps like any column.
- * Each column is encoded and its write started
- * before the next column's zone map is computed, so CPU work overlaps the disk. `known` zone maps
+ * Each column is encoded (its value buffers written as they are, not
+ * copied) and its write started before the next column's zone map is computed, so CPU work
+ * overlaps the disk. `known` zone maps
  * (by column name, computed as the rows arrived, e.g. by ingest) are used instead of a pass.
  */
 export async function writePart(
@@ -77,9 +78,11 @@ export async function writePart(
         zones[name] = zones[sameAs!]!;
         continue;
       }
-      const bytes = encodeSegment(name, data);
-      segments.push({ name, offset: writer.size, length: bytes.length });
-      void writer.append(bytes);
+      // the values are written from the column's own buffers, never copied into one
+      const pieces = await segmentPieces(name, data);
+      const offset = writer.size;
+      for (const piece of pieces) void writer.append(piece);
+      segments.push({ name, offset, length: writer.size - offset });
       void writer.append(padding(writer.size));
       zones[name] = known?.[name] ?? zoneStats(data);
     }
