@@ -2,13 +2,22 @@
 // its own thread because WebAssembly memory growth detaches ArrayBuffers, which slows every
 // typed-array loop of the isolate it happens in; here that isolate does nothing else.
 import { parentPort } from 'node:worker_threads';
+import { type Schema, tableFromIPC } from 'apache-arrow';
 import { ParquetFile } from 'parquet-wasm';
+import { HaloclineError } from '../../errors.js';
+import { conformFileBatch } from '../conform.js';
+import { type PartTarget, placeBatch } from './place.js';
 import type { FromWorker, ToWorker } from './protocol.js';
 
 const port = parentPort!;
 const waiting = new Map<number, { resolve: (b: Uint8Array) => void; reject: (e: Error) => void }>();
 let nextReq = 0;
-let current: { session: number; file: Promise<ParquetFile> } | undefined;
+interface Target {
+  readonly schema: Schema;
+  readonly rename: ReadonlyMap<string, string>;
+  readonly table: string;
+}
+let current: { session: number; file: Promise<ParquetFile>; target?: Target } | undefined;
 
 const send = (message: FromWorker) => port.postMessage(message);
 
@@ -53,6 +62,29 @@ async function read(session: number, group: number): Promise<void> {
   send({ kind: 'group', session, group, ipc: shared(table.intoIPCStream()) });
 }
 
+// decodes, conforms and places a row group; a row that does not convert is reported for this group
+async function place(session: number, group: number, firstRow: number, targets: readonly PartTarget[]): Promise<void> {
+  if (current?.session !== session || !current.target) return;
+  const { schema, rename, table } = current.target;
+  const f = await current.file;
+  const rows = f.metadata().rowGroup(group).numRows();
+  const decoded = tableFromIPC((await f.read({ rowGroups: [group], batchSize: Math.max(1, rows) })).intoIPCStream());
+  const pieces = [];
+  let at = 0;
+  try {
+    for (const batch of decoded.batches) {
+      pieces.push(...placeBatch(conformFileBatch(schema, batch, rename, firstRow + at, table), at, targets));
+      at += batch.numRows;
+    }
+  } catch (e) {
+    if (!(e instanceof HaloclineError)) throw e;
+    const { table: t, column, row, value } = e;
+    send({ kind: 'invalid', session, group, code: e.code, message: e.message, context: { table: t, column, row, value } });
+    return;
+  }
+  send({ kind: 'placed', session, group, pieces });
+}
+
 // bytes copied into shared memory here, so the main thread receives them without a copy
 function shared(bytes: Uint8Array): Uint8Array {
   const out = new Uint8Array(new SharedArrayBuffer(bytes.byteLength));
@@ -77,6 +109,14 @@ port.on('message', (m: ToWorker) => {
       break;
     case 'read':
       read(m.session, m.group).catch(fail(m.session));
+      break;
+    case 'target':
+      if (current?.session === m.session) {
+        current.target = { schema: tableFromIPC(m.schema).schema, rename: new Map(m.rename), table: m.table };
+      }
+      break;
+    case 'place':
+      place(m.session, m.group, m.firstRow, m.targets).catch(fail(m.session));
       break;
   }
 });
