@@ -192,9 +192,31 @@ function stringRange(bytes: Uint8Array, offsets: Int32Array | BigInt64Array, val
 /** Lexicographic byte comparison of bytes[a0, a1) and bytes[b0, b1) (UTF-8 order is code point order). */
 function compareBytes(bytes: Uint8Array, a0: number, a1: number, b0: number, b1: number): number {
   const n = Math.min(a1 - a0, b1 - b0);
-  for (let k = 0; k < n; k++) {
+  let k = 0;
+  if (n >= 8) {
+    // 4 bytes at a time, big-endian, while they are equal (common prefixes such as "PLAT-")
+    const view = viewOf(bytes);
+    for (; k + 4 <= n; k += 4) {
+      const x = view.getUint32(a0 + k);
+      const y = view.getUint32(b0 + k);
+      if (x !== y) return x < y ? -1 : 1;
+    }
+  }
+  for (; k < n; k++) {
     const d = bytes[a0 + k]! - bytes[b0 + k]!;
     if (d !== 0) return d;
   }
   return a1 - a0 - (b1 - b0);
+}
+
+let lastBytes: Uint8Array | undefined;
+let lastView: DataView | undefined;
+
+// one DataView per byte array, kept for the next call
+function viewOf(bytes: Uint8Array): DataView {
+  if (bytes !== lastBytes) {
+    lastBytes = bytes;
+    lastView = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+  return lastView!;
 }

@@ -3,7 +3,8 @@
 // typed-array loop of the isolate it happens in; here that isolate does nothing else.
 import { parentPort } from 'node:worker_threads';
 import { type Schema, tableFromIPC } from 'apache-arrow';
-import { ParquetFile } from 'parquet-wasm';
+import { parseRecordBatch } from 'arrow-js-ffi';
+import { ParquetFile, wasmMemory } from 'parquet-wasm';
 import { HaloclineError } from '../../errors.js';
 import { conformFileBatch } from '../conform.js';
 import { type PartTarget, placeBatch } from './place.js';
@@ -68,11 +69,15 @@ async function place(session: number, group: number, firstRow: number, targets: 
   const { schema, rename, table } = current.target;
   const f = await current.file;
   const rows = f.metadata().rowGroup(group).numRows();
-  const decoded = tableFromIPC((await f.read({ rowGroups: [group], batchSize: Math.max(1, rows) })).intoIPCStream());
+  // the decoded columns are read in place in wasm memory (Arrow C data interface), not serialized:
+  // conforming and placing copy each value once, into shared memory
+  const decoded = (await f.read({ rowGroups: [group], batchSize: Math.max(1, rows) })).intoFFI();
   const pieces = [];
-  let at = 0;
   try {
-    for (const batch of decoded.batches) {
+    let at = 0;
+    for (let b = 0; b < decoded.numArrays(); b++) {
+      // views of wasm memory: no wasm call may run (and grow it) until this batch is placed
+      const batch = parseRecordBatch(wasmMemory().buffer, decoded.arrayAddr(b), decoded.schemaAddr(), false);
       pieces.push(...placeBatch(conformFileBatch(schema, batch, rename, firstRow + at, table), at, targets));
       at += batch.numRows;
     }
@@ -81,6 +86,8 @@ async function place(session: number, group: number, firstRow: number, targets: 
     const { table: t, column, row, value } = e;
     send({ kind: 'invalid', session, group, code: e.code, message: e.message, context: { table: t, column, row, value } });
     return;
+  } finally {
+    decoded.free();
   }
   send({ kind: 'placed', session, group, pieces });
 }
