@@ -17,12 +17,22 @@ describe('zoneStats', () => {
   });
   it('finds the min and max string in UTF-8 byte order, empty strings and nulls included', () => {
     const utf8 = (x: string) => Buffer.from(x, 'utf8');
+    // short strings, strings around the 8-byte keys, and long ones sharing a prefix
+    const text = fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 4 }),
+      fc.string({ unit: 'binary', minLength: 6, maxLength: 10 }),
+      fc.string({ unit: fc.constantFrom('a', 'b'), maxLength: 12 }),
+      fc.string({ unit: fc.constantFrom('a', 'b'), maxLength: 5 }).map((x) => `abab${x}`),
+      fc.string({ unit: fc.constantFrom('a', 'b', '\0', 'é'), maxLength: 12 }),
+      fc.string({ unit: 'binary', maxLength: 6 }).map((x) => `PLAT-${x}`),
+    );
     fc.assert(
-      fc.property(fc.array(fc.option(fc.string({ unit: 'binary', maxLength: 4 }), { freq: 5 }), { minLength: 1, maxLength: 60 }), (values) => {
+      fc.property(fc.array(fc.option(text, { freq: 5 }), { minLength: 1, maxLength: 60 }), (values) => {
         const present = values.filter((v): v is string => v !== null).sort((a, b) => Buffer.compare(utf8(a), utf8(b)));
         const z = zoneStats(vectorFromArray(values, new Utf8()).data[0]!);
         expect([z.min, z.max]).toEqual(present.length === 0 ? [null, null] : [present[0], present.at(-1)]);
       }),
+      { numRuns: 400 },
     );
   });
   it('agrees with a reduction for dense float64 and int64 columns (NaN, ±0, ±Infinity, extremes)', () => {

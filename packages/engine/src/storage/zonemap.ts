@@ -157,66 +157,65 @@ function boolRange(bits: Uint8Array, validity: Uint8Array | null, rows: number):
 
 function stringRange(bytes: Uint8Array, offsets: Int32Array | BigInt64Array, validity: Uint8Array | null, rows: number): [string | null, string | null] {
   const at = offsets instanceof Int32Array ? offsets : Int32Array.from(offsets, (o) => Number(o));
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let min = -1;
   let max = -1;
-  // the current min and max as byte ranges, and their first bytes (most comparisons end there)
-  let min0 = 0, min1 = 0, max0 = 0, max1 = 0, minFirst = 0, maxFirst = 0;
+  // the current min and max as byte ranges, and the keys of their first 8 bytes (zero-padded,
+  // big-endian words): a key strictly below or above another orders the strings, so most rows
+  // are settled without a byte loop; equal keys fall back to comparing the bytes
+  let min0 = 0, min1 = 0, max0 = 0, max1 = 0, minHi = 0, minLo = 0, maxHi = 0, maxLo = 0;
   for (let i = 0; i < rows; i++) {
     if (validity !== null && ((validity[i >> 3]! >> (i & 7)) & 1) === 0) continue;
     const s = at[i]!;
     const e = at[i + 1]!;
-    const first = s < e ? bytes[s]! : -1;
+    let hi: number;
+    let lo: number;
+    if (e - s >= 8) {
+      hi = view.getUint32(s);
+      lo = view.getUint32(s + 4);
+    } else {
+      hi = word(bytes, s, e);
+      lo = word(bytes, s + 4, e);
+    }
     if (min < 0) {
       min = max = i;
       min0 = max0 = s;
       min1 = max1 = e;
-      minFirst = maxFirst = first;
+      minHi = maxHi = hi;
+      minLo = maxLo = lo;
       continue;
     }
-    if (first < minFirst || (first === minFirst && compareBytes(bytes, s, e, min0, min1) < 0)) {
+    if (hi < minHi || (hi === minHi && (lo < minLo || (lo === minLo && compareBytes(bytes, s, e, min0, min1) < 0)))) {
       min = i;
       min0 = s;
       min1 = e;
-      minFirst = first;
-    } else if (first > maxFirst || (first === maxFirst && compareBytes(bytes, s, e, max0, max1) > 0)) {
+      minHi = hi;
+      minLo = lo;
+    } else if (hi > maxHi || (hi === maxHi && (lo > maxLo || (lo === maxLo && compareBytes(bytes, s, e, max0, max1) > 0)))) {
       max = i;
       max0 = s;
       max1 = e;
-      maxFirst = first;
+      maxHi = hi;
+      maxLo = lo;
     }
   }
   const text = (i: number): string | null => (i < 0 ? null : Buffer.from(bytes.buffer, bytes.byteOffset + at[i]!, at[i + 1]! - at[i]!).toString('utf8'));
   return [text(min), text(max)];
 }
 
+// bytes [from, from + 4) of a string ending at `end` as a big-endian word, zero past the end
+function word(bytes: Uint8Array, from: number, end: number): number {
+  let w = 0;
+  for (let k = 0; k < 4; k++) w = w * 256 + (from + k < end ? bytes[from + k]! : 0);
+  return w;
+}
+
 /** Lexicographic byte comparison of bytes[a0, a1) and bytes[b0, b1) (UTF-8 order is code point order). */
 function compareBytes(bytes: Uint8Array, a0: number, a1: number, b0: number, b1: number): number {
   const n = Math.min(a1 - a0, b1 - b0);
-  let k = 0;
-  if (n >= 8) {
-    // 4 bytes at a time, big-endian, while they are equal (common prefixes such as "PLAT-")
-    const view = viewOf(bytes);
-    for (; k + 4 <= n; k += 4) {
-      const x = view.getUint32(a0 + k);
-      const y = view.getUint32(b0 + k);
-      if (x !== y) return x < y ? -1 : 1;
-    }
-  }
-  for (; k < n; k++) {
+  for (let k = 0; k < n; k++) {
     const d = bytes[a0 + k]! - bytes[b0 + k]!;
     if (d !== 0) return d;
   }
   return a1 - a0 - (b1 - b0);
-}
-
-let lastBytes: Uint8Array | undefined;
-let lastView: DataView | undefined;
-
-// one DataView per byte array, kept for the next call
-function viewOf(bytes: Uint8Array): DataView {
-  if (bytes !== lastBytes) {
-    lastBytes = bytes;
-    lastView = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  }
-  return lastView!;
 }
