@@ -11,4 +11,9 @@ describe('measurePair', () => {
     expect(seen.slice(0, 2)).toEqual([[0, 'A'], [1, 'B']]);
     expect([a.runs, b.runs]).toEqual([3, 3]);
   });
+  it('runs each side\'s setup before it, untimed', async () => {
+    const calls: string[] = [];
+    await measurePair(async () => calls.push('a'), async () => calls.push('b'), { runs: 1, warmup: 1, setupOf: (which, run) => void calls.push(`${which}@${run}`) });
+    expect(calls).toEqual(['0@-1', 'a', '1@-1', 'b', '0@0', 'a', '1@0', 'b']);
+  });
 });

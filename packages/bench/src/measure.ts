@@ -51,16 +51,23 @@ export function collectGarbage(): void {
 }
 
 /**
- * Two functions measured in alternation (a, b, a, b, ...), each run after a full GC, so load that
+ * Two functions measured in alternation (a, b, a, b, ...), each run after its untimed `setupOf`
+ * and a full GC, so load that
  * comes and goes on a shared machine falls on both alike; `check` sees every result of each.
  * @example
  * const [local, remote] = await measurePair(() => count(local), () => count(remote), { runs: 5 });
  */
-export async function measurePair<T>(a: () => Promise<T>, b: () => Promise<T>, opts: MeasureOptions, check?: (which: 0 | 1, result: T) => void): Promise<[Stats, Stats]> {
+export async function measurePair<T>(
+  a: () => Promise<T>,
+  b: () => Promise<T>,
+  opts: MeasureOptions & { readonly setupOf?: (which: 0 | 1, run: number) => Promise<void> | void },
+  check?: (which: 0 | 1, result: T) => void,
+): Promise<[Stats, Stats]> {
   const warmup = opts.warmup ?? 1;
   const samples: [number[], number[]] = [[], []];
   for (let run = -warmup; run < opts.runs; run++) {
     for (const which of [0, 1] as const) {
+      await opts.setupOf?.(which, run);
       collectGarbage();
       const start = performance.now();
       const result = await (which === 0 ? a : b)();

@@ -1,6 +1,7 @@
 // INGEST: 1M seeded rows ingested from a stored Parquet file and from the same rows as CSV into an
 // existing (emptied) table, as rows/s against DuckDB's INSERT INTO … SELECT * FROM read_parquet /
-// read_csv into an existing table. Both files are written by DuckDB from the generated rows.
+// read_csv into an existing table, engine and DuckDB runs alternating. Both files are written by
+// DuckDB from the generated rows.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +9,8 @@ import { OBS_COLUMNS } from '../baseline/duckdb.js';
 import type { EngineStore } from '../engine.js';
 import { generateTable, obsSchema } from '../generate.js';
 import { formatRate, type ResultRow, type Stats } from '../report.js';
-import { compare, type BenchContext, type Workload } from './workload.js';
+import { measurePair } from '../measure.js';
+import { compare, type BenchContext, type Compared, type Workload } from './workload.js';
 
 /** Minimum engine rate as a fraction of DuckDB's. */
 const TARGETS = { parquet: 0.5, csv: 0.3 } as const;
@@ -55,21 +57,17 @@ async function ingestRow(ctx: BenchContext, n: number, format: 'parquet' | 'csv'
   }
   const reader = format === 'parquet' ? `read_parquet('${path}')` : `read_csv('${path}', header = true)`;
   let rows = 0;
-  const c = await compare(
-    ctx,
-    (store: EngineStore) => async () => {
-      rows = (await store.table(name).raw.ingest(fileId, { opt: 'append' })).rows;
-      return rows;
-    },
-    async () => {
-      const r = await ctx.duck.connection.runAndReadAll(`INSERT INTO ${name} SELECT * FROM ${reader}`);
-      return Number(r.getRows()[0]?.[0] ?? n);
-    },
-    {
-      engineSetup: () => (ctx.store as EngineStore).table(name).truncate(),
-      duckSetup: async () => void (await ctx.duck.connection.run(`CREATE OR REPLACE TABLE ${name}(${OBS_COLUMNS})`)),
-    },
-  );
+  const engine = (store: EngineStore) => async () => {
+    rows = (await store.table(name).raw.ingest(fileId, { opt: 'append' })).rows;
+    return rows;
+  };
+  const duck = async () => {
+    const r = await ctx.duck.connection.runAndReadAll(`INSERT INTO ${name} SELECT * FROM ${reader}`);
+    return Number(r.getRows()[0]?.[0] ?? n);
+  };
+  const engineSetup = () => (ctx.store as EngineStore).table(name).truncate();
+  const duckSetup = async () => void (await ctx.duck.connection.run(`CREATE OR REPLACE TABLE ${name}(${OBS_COLUMNS})`));
+  const c = await alternate(ctx, engine, duck, engineSetup, duckSetup);
   if (typeof ctx.store !== 'string') await ctx.store.table(name).drop().catch(() => undefined);
   await ctx.duck.connection.run(`DROP TABLE IF EXISTS ${name}`);
   const engineRate = rate(n, c.engine);
@@ -87,6 +85,31 @@ async function ingestRow(ctx: BenchContext, n: number, format: 'parquet' | 'csv'
     pass: engineRate === undefined ? undefined : engineRate >= target * duckRate,
     notes,
   };
+}
+
+// engine and DuckDB runs in alternation (each after its untimed setup), so load that comes and
+// goes on a shared machine falls on both alike; compare()'s order when the engine is unavailable
+async function alternate(
+  ctx: BenchContext,
+  engine: (store: EngineStore) => () => Promise<number>,
+  duck: () => Promise<number>,
+  engineSetup: () => Promise<void>,
+  duckSetup: () => Promise<void>,
+): Promise<Compared<number>> {
+  if (typeof ctx.store === 'string') return compare(ctx, engine, duck, { engineSetup, duckSetup });
+  const run = engine(ctx.store);
+  let engineResult = 0;
+  let duckResult = 0;
+  try {
+    const [e, d] = await measurePair<number>(run, duck, { runs: ctx.runs, setupOf: (which) => (which === 0 ? engineSetup() : duckSetup()) }, (which, r) =>
+      which === 0 ? (engineResult = r) : (duckResult = r),
+    );
+    return { engine: e, engineResult, duckdb: d, duckResult };
+  } catch (e) {
+    // the engine failed: DuckDB alone, as compare() reports it
+    const c = await compare(ctx, () => () => Promise.reject(e), duck, { duckSetup });
+    return c;
+  }
 }
 
 /** Rows per second at the median run time. */
