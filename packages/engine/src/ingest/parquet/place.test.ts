@@ -59,7 +59,7 @@ describe('placed Parquet partitions', () => {
           first += rows.length;
         }
         expect(fills.size).toBe(0);
-        const expected = [];
+        const expected: { data: unknown[]; zone: unknown }[][] = [];
         for (let start = 0; start < all.length; start += size) {
           const batch = batchOf(all.slice(start, start + size));
           expected.push(batch.data.children.map((d, c) => ({ data: [...makeVector(d)], zone: zoneStats(concatData(columns[c]!.type, [d])) })));
