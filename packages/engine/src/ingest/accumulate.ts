@@ -40,7 +40,7 @@ export class ColumnAccumulator {
 
 /**
  * A fixed-width column of one partition whose values others write into `values` (the Parquet
- * workers, in shared memory): only the validity bits and the zone maps of the pieces are kept here.
+ * workers, in shared memory): only the validity bits and the zone map are made here, as pieces land.
  */
 export class PlacedColumn {
   private rows = 0;
@@ -52,11 +52,12 @@ export class PlacedColumn {
     private readonly values: ArrayBufferView & { length: number },
   ) {}
 
-  /** Records rows [at, at + rows) as written, with their validity from bit 0 (null: no null) and zone map. */
-  note(at: number, rows: number, validity: Uint8Array | null, nullCount: number, zone: ZoneStats): void {
+  /** Records rows [at, at + rows) as written, with their validity from bit 0 (null: no null); reads them for the zone map. */
+  note(at: number, rows: number, validity: Uint8Array | null, nullCount: number): void {
     if (rows === 0) return;
     this.bits.append({ length: rows, offset: 0, nullCount, nullBitmap: validity ?? undefined } as Data, at, this.values.length);
-    this.zone = mergeZones(this.zone, zone);
+    const values = (this.values as unknown as { subarray(a: number, b: number): ArrayBufferView }).subarray(at, at + rows);
+    this.zone = mergeZones(this.zone, zoneStats(fixedData(this.type, rows, values, validity ?? undefined, nullCount)));
     this.rows = Math.max(this.rows, at + rows);
   }
 
