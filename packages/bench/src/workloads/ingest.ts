@@ -1,6 +1,7 @@
 // INGEST: 1M seeded rows ingested from a stored Parquet file and from the same rows as CSV into an
 // existing (emptied) table, as rows/s against DuckDB's INSERT INTO … SELECT * FROM read_parquet /
-// read_csv into an existing table. Both files are written by DuckDB from the generated rows.
+// read_csv into an existing table, engine and DuckDB runs alternating (compare()). Both files are
+// written by DuckDB from the generated rows.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -22,12 +22,12 @@ export class ColumnAccumulator {
     this.fill.reserve?.(rows);
   }
 
-  /** Appends every row of `chunk` (any offset). */
-  append(chunk: Data): void {
+  /** Appends every row of `chunk` (any offset); `zone` is its zone map when already known. */
+  append(chunk: Data, zone?: ZoneStats): void {
     if (chunk.length === 0) return;
     // zone maps read offset-0 chunks; only a batch cut at a partition boundary has another offset
     const whole = chunk.offset === 0 ? chunk : concatData(this.type, [chunk]);
-    this.zone = mergeZones(this.zone, zoneStats(whole));
+    this.zone = mergeZones(this.zone, zone ?? zoneStats(whole));
     this.fill.append(whole, this.rows);
     this.rows += whole.length;
   }
@@ -35,6 +35,36 @@ export class ColumnAccumulator {
   /** The rows appended so far as one offset-0 chunk, with its zone map. */
   finish(): { data: Data; zone: ZoneStats } {
     return { data: this.fill.finish(this.rows), zone: this.zone ?? { min: null, max: null, nullCount: 0, rows: 0 } };
+  }
+}
+
+/**
+ * A fixed-width column of one partition whose values others write into `values` (the Parquet
+ * workers, in shared memory): only the validity bits and the zone map are made here, as pieces land.
+ */
+export class PlacedColumn {
+  private rows = 0;
+  private zone: ZoneStats | undefined;
+  private readonly bits = new Bits();
+
+  constructor(
+    readonly type: DataType,
+    private readonly values: ArrayBufferView & { length: number },
+  ) {}
+
+  /** Records rows [at, at + rows) as written, with their validity from bit 0 (null: no null); reads them for the zone map. */
+  note(at: number, rows: number, validity: Uint8Array | null, nullCount: number): void {
+    if (rows === 0) return;
+    this.bits.append({ length: rows, offset: 0, nullCount, nullBitmap: validity ?? undefined } as Data, at, this.values.length);
+    const values = (this.values as unknown as { subarray(a: number, b: number): ArrayBufferView }).subarray(at, at + rows);
+    this.zone = mergeZones(this.zone, zoneStats(fixedData(this.type, rows, values, validity ?? undefined, nullCount)));
+    this.rows = Math.max(this.rows, at + rows);
+  }
+
+  /** The rows noted so far as one offset-0 chunk, with its zone map. */
+  finish(): { data: Data; zone: ZoneStats } {
+    const values = (this.values as unknown as { subarray(a: number, b: number): ArrayBufferView }).subarray(0, this.rows);
+    return { data: fixedData(this.type, this.rows, values, this.bits.bits, this.bits.nullCount), zone: this.zone ?? { min: null, max: null, nullCount: 0, rows: 0 } };
   }
 }
 

@@ -1,10 +1,7 @@
 // Ingest of a stored file into its table: pick the reader, decide the schema (the table's, or one
 // created from the file), stream conformed batches into partitions, and commit once at the end.
-import { type RecordBatch, Schema } from 'apache-arrow';
+import type { Schema } from 'apache-arrow';
 import type { StoreContext } from '../context.js';
-import { conformBatch } from '../data/from-batch.js';
-import { checkSpatial } from '../geo/validate.js';
-import { makeBatch } from '../data/layout.js';
 import { HaloclineError, isHaloclineError } from '../errors.js';
 import type { RawRecord } from '../raw/entry.js';
 import { type PartRecord, type TableRecord, partPrefix, tableKey } from '../storage/records.js';
@@ -12,6 +9,7 @@ import { commit } from '../write/commit.js';
 import { type WrittenPart, removeParts } from '../write/partition.js';
 import { scheduleCompaction } from '../write/compact.js';
 import { type ColumnMatch, createdSchema, matchColumns } from './columns.js';
+import { conformFileBatch } from './conform.js';
 import { detectFormat, type FileFormat, openSource } from './format.js';
 import { newTableId, replaceTable } from './replace.js';
 import { PartSink } from './sink.js';
@@ -109,10 +107,19 @@ async function writeAll(
   const sink = new PartSink(ctx, tableId, schema);
   let rows = 0;
   try {
+    if (source.partitions) {
+      // the reader conforms and gathers partitions itself (Parquet: in its worker threads)
+      for await (const step of source.partitions(schema, match.rename, ctx.options.partitionRows, where.table)) {
+        rows = step.rows;
+        if (step.filled) await sink.addFilled(step.filled);
+        else options.onProgress?.({ rows, bytes: step.bytes, totalBytes: file.size });
+      }
+      return { written: await sink.finish(), rows };
+    }
     for await (const { batch, bytes } of source.batches(match.types)) {
       // rows still to come, guessed from the bytes read so far (sizes the partition's buffers)
       const expected = bytes > 0 ? Math.ceil(((rows + batch.numRows) * file.size * 17) / (bytes * 16)) - rows : 0;
-      await sink.add(conform(schema, batch, match, rows, where), expected);
+      await sink.add(conformFileBatch(schema, batch, match.rename, rows, where.table), expected);
       rows += batch.numRows;
       options.onProgress?.({ rows, bytes, totalBytes: file.size });
     }
@@ -125,15 +132,6 @@ async function writeAll(
 
 function sameTypes(a: Schema, b: Schema): boolean {
   return a.fields.length === b.fields.length && a.fields.every((f, i) => String(f.type) === String(b.fields[i]!.type));
-}
-
-// A file batch renamed to table columns and conformed to the schema; errors name the file row.
-function conform(schema: Schema, batch: RecordBatch, match: ColumnMatch, firstRow: number, where: { table: string }): RecordBatch {
-  const fields = batch.schema.fields.map((f) => f.clone({ name: match.rename.get(f.name) ?? f.name }));
-  const renamed = makeBatch(new Schema(fields), batch.data.children.slice(), batch.numRows);
-  const conformed = conformBatch(schema, renamed, { table: where.table }, firstRow);
-  checkSpatial(schema, [conformed], { table: where.table }, firstRow);
-  return conformed;
 }
 
 // Errors say which file they are about (rows are 0-based data rows of the file).

@@ -6,6 +6,7 @@ import type { StoreContext } from '../context.js';
 import type { ZoneStats } from '../expr/kernel.js';
 import { type WrittenPart, removeParts, writePart } from '../write/partition.js';
 import { ColumnAccumulator } from './accumulate.js';
+import type { FilledColumn } from './source.js';
 
 /** Collects batches of `schema` and writes a partition of `partitionRows` rows whenever one is full. */
 export class PartSink {
@@ -45,6 +46,14 @@ export class PartSink {
     }
   }
 
+  /**
+   * Writes a partition filled elsewhere (columns of the schema, with their zone maps), once the
+   * previous write is done; resolves when its write has started. Not mixed with `add`.
+   */
+  async addFilled(filled: readonly FilledColumn[]): Promise<void> {
+    await this.write(filled);
+  }
+
   /** Writes the rows still held; returns every written partition. */
   async finish(): Promise<WrittenPart[]> {
     if (this.rows > 0) await this.flush();
@@ -64,6 +73,10 @@ export class PartSink {
     const filled = this.columns.map((c) => c.finish());
     this.columns = this.fresh();
     this.rows = 0;
+    await this.write(filled);
+  }
+
+  private async write(filled: readonly FilledColumn[]): Promise<void> {
     await this.writing;
     const zones: Record<string, ZoneStats> = {};
     this.schema.fields.forEach((f, c) => (zones[f.name] = filled[c]!.zone));

@@ -1,5 +1,6 @@
 // What every file reader offers ingest: column names, the file's own schema, and batches in file order.
-import type { DataType, RecordBatch, Schema } from 'apache-arrow';
+import type { Data, DataType, RecordBatch, Schema } from 'apache-arrow';
+import type { ZoneStats } from '../expr/kernel.js';
 
 /** One batch of file rows; `bytes` is how far into the file the reader has got. */
 export interface SourceBatch {
@@ -26,6 +27,26 @@ export interface FileSource {
    * (CSV); typed formats yield their own types and ignore it.
    */
   batches(types: ReadonlyMap<string, DataType>): AsyncIterable<SourceBatch>;
+  /**
+   * Present when the reader can do the rest too: the rows conformed to `schema` (file column names
+   * mapped by `rename`) and gathered into partitions of `partitionRows` rows (the last may be
+   * shorter), each column with its zone map. Yields progress as rows arrive; `filled` when a
+   * partition is complete. Errors are the ones `conformFileBatch` raises, in file order.
+   */
+  partitions?(schema: Schema, rename: ReadonlyMap<string, string>, partitionRows: number, table: string): AsyncIterable<FilledProgress>;
   /** Releases threads and handles; safe to call twice. */
   close(): Promise<void>;
+}
+
+/** A column of a filled partition: one offset-0 chunk and its zone map. */
+export interface FilledColumn {
+  readonly data: Data;
+  readonly zone: ZoneStats;
+}
+
+/** Rows converted so far, file bytes read so far, and a partition when one is complete. */
+export interface FilledProgress {
+  readonly rows: number;
+  readonly bytes: number;
+  readonly filled?: readonly FilledColumn[];
 }

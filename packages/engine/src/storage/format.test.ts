@@ -1,6 +1,6 @@
 import { Float64, Int32, Utf8, vectorFromArray } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
-import { PART_VERSION, PREFIX_BYTES, checkPrefix, decodeSegment, encodeFooter, encodePrefix, encodeSegment, padding } from './format.js';
+import { PART_VERSION, PREFIX_BYTES, checkPrefix, decodeSegment, encodeFooter, encodePrefix, encodeSegment, padding, segmentPieces } from './format.js';
 
 // lays out a partition file the way write/partition.ts does
 function layout(columns: Array<{ name: string; data: Parameters<typeof encodeSegment>[1] }>) {
@@ -19,6 +19,22 @@ function layout(columns: Array<{ name: string; data: Parameters<typeof encodeSeg
 }
 
 describe('partition format', () => {
+  it('gives the same bytes as pieces, the large value buffers as views of the column', async () => {
+    const big = Float64Array.from({ length: 20_000 }, (_, i) => i / 3);
+    const cases = [
+      vectorFromArray([1.5, null, 3], new Float64()).data[0]!,
+      vectorFromArray(['x', 'yy', null], new Utf8()).data[0]!,
+      vectorFromArray(Array.from({ length: 17_000 }, (_, i) => (i % 7 === 0 ? null : `s${i}`)), new Utf8()).data[0]!,
+      vectorFromArray(Array.from(big), new Float64()).data[0]!,
+      vectorFromArray([], new Int32()).data[0]!,
+    ];
+    for (const data of cases) {
+      const pieces = await segmentPieces('c', data);
+      expect(Buffer.concat(pieces)).toEqual(Buffer.from(encodeSegment('c', data)));
+    }
+    const pieces = await segmentPieces('c', cases[3]!);
+    expect(pieces.some((p) => p.buffer === cases[3]!.values.buffer)).toBe(true);
+  });
   it('round-trips columns at 64-byte aligned offsets, zero-copy from a SharedArrayBuffer', () => {
     const a = vectorFromArray([1.5, null, 3], new Float64()).data[0]!;
     const b = vectorFromArray(['x', 'yy', null], new Utf8()).data[0]!;

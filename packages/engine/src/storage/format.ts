@@ -37,6 +37,34 @@ export function encodeSegment(name: string, data: Data): Uint8Array {
   return RecordBatchStreamWriter.writeAll(table).toUint8Array(true);
 }
 
+/**
+ * The bytes of {@link encodeSegment} as pieces, without joining them: the column's value buffers
+ * stay views of `data` (no copy of the values); the small pieces between them (message headers,
+ * length prefixes, padding) are joined into runs. Writing them in order gives the same bytes.
+ */
+export async function segmentPieces(name: string, data: Data): Promise<Uint8Array[]> {
+  const writer = RecordBatchStreamWriter.writeAll(new Table({ [name]: makeVector(data) }));
+  const out: Uint8Array[] = [];
+  let small: Uint8Array[] = [];
+  const flush = () => {
+    if (small.length > 0) out.push(small.length === 1 ? small[0]! : Buffer.concat(small));
+    small = [];
+  };
+  for await (const piece of writer) {
+    if (piece.byteLength < SMALL_PIECE) {
+      small.push(piece);
+      continue;
+    }
+    flush();
+    out.push(piece);
+  }
+  flush();
+  return out;
+}
+
+/** Pieces below this many bytes are joined rather than written one by one. */
+const SMALL_PIECE = 1 << 16;
+
 /** Zero bytes that bring `position` to the next segment boundary. */
 export function padding(position: number): Uint8Array {
   return new Uint8Array(Math.ceil(position / ALIGN) * ALIGN - position);

@@ -1,4 +1,4 @@
-import { Bool, Float64, Int64, TimestampMillisecond, Utf8, vectorFromArray } from 'apache-arrow';
+import { Bool, Float64, Int64, TimestampMillisecond, Utf8, makeData, vectorFromArray } from 'apache-arrow';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { zoneStats } from './zonemap.js';
@@ -17,11 +17,43 @@ describe('zoneStats', () => {
   });
   it('finds the min and max string in UTF-8 byte order, empty strings and nulls included', () => {
     const utf8 = (x: string) => Buffer.from(x, 'utf8');
+    // short strings, strings around the 8-byte keys, and long ones sharing a prefix
+    const text = fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 4 }),
+      fc.string({ unit: 'binary', minLength: 6, maxLength: 10 }),
+      fc.string({ unit: fc.constantFrom('a', 'b'), maxLength: 12 }),
+      fc.string({ unit: fc.constantFrom('a', 'b'), maxLength: 5 }).map((x) => `abab${x}`),
+      fc.string({ unit: fc.constantFrom('a', 'b', '\0', 'é'), maxLength: 12 }),
+      fc.string({ unit: 'binary', maxLength: 6 }).map((x) => `PLAT-${x}`),
+    );
     fc.assert(
-      fc.property(fc.array(fc.option(fc.string({ unit: 'binary', maxLength: 4 }), { freq: 5 }), { minLength: 1, maxLength: 60 }), (values) => {
+      fc.property(fc.array(fc.option(text, { freq: 5 }), { minLength: 1, maxLength: 60 }), (values) => {
         const present = values.filter((v): v is string => v !== null).sort((a, b) => Buffer.compare(utf8(a), utf8(b)));
         const z = zoneStats(vectorFromArray(values, new Utf8()).data[0]!);
         expect([z.min, z.max]).toEqual(present.length === 0 ? [null, null] : [present[0], present.at(-1)]);
+      }),
+      { numRuns: 400 },
+    );
+  });
+  it('agrees with a reduction for dense float64 and int64 columns (NaN, ±0, ±Infinity, extremes)', () => {
+    const float = fc.oneof(fc.double(), fc.constantFrom(0, -0, NaN, Infinity, -Infinity));
+    fc.assert(
+      fc.property(fc.array(float, { maxLength: 50 }), (values) => {
+        const present = values.filter((v) => !Number.isNaN(v));
+        const z = zoneStats(makeData({ type: new Float64(), data: Float64Array.from(values) }));
+        const min = present.length === 0 ? null : present.reduce((a, b) => (b < a ? b : a));
+        const max = present.length === 0 ? null : present.reduce((a, b) => (b > a ? b : a));
+        expect(z).toEqual({ min, max, nullCount: 0, rows: values.length, nanCount: values.length - present.length });
+        if (min !== null) expect(Object.is(z.min, min) && Object.is(z.max, max)).toBe(true);
+      }),
+    );
+    const wide = fc.oneof(fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), fc.bigInt({ min: -5n, max: 5n }), fc.constantFrom(-(2n ** 63n), 2n ** 63n - 1n, 2n ** 32n, -(2n ** 32n)));
+    fc.assert(
+      fc.property(fc.array(wide, { maxLength: 50 }), (values) => {
+        const z = zoneStats(makeData({ type: new Int64(), data: BigInt64Array.from(values) }));
+        const min = values.length === 0 ? null : values.reduce((a, b) => (b < a ? b : a));
+        const max = values.length === 0 ? null : values.reduce((a, b) => (b > a ? b : a));
+        expect(z).toEqual({ min, max, nullCount: 0, rows: values.length });
       }),
     );
   });

@@ -16,13 +16,13 @@ import { type MergeInput, type PartWriteReply, type PartWriteTask, WRITER_NICE, 
 // only as the writer thread: a module imported on the main thread must not lower the main thread
 if (!isMainThread) lowerPriority();
 
-export default function writePartTask(task: PartWriteTask): PartWriteReply {
+export default async function writePartTask(task: PartWriteTask): Promise<PartWriteReply> {
   try {
     const schema = schemaOf(task.schema);
     const columns = task.columns ? task.columns.map((c, i) => rebuild(schema.fields[i]!.type, c)) : merged(task.root, schema, task.inputs ?? []);
     const chunks: Uint8Array[] = [];
     let size = 0;
-    const encoded = encodePart(task.id, schema, columns, task.known, (bytes) => {
+    const encoded = await encodePart(task.id, schema, columns, task.known, (bytes) => {
       chunks.push(bytes);
       size += bytes.length;
     }, () => size);

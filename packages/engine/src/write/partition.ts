@@ -4,7 +4,7 @@ import type { Data, RecordBatch, Schema } from 'apache-arrow';
 import type { StoreContext } from '../context.js';
 import type { ZoneMaps, ZoneStats } from '../expr/kernel.js';
 import { concatData } from '../storage/concat.js';
-import { type SegmentRef, encodeFooter, encodePrefix, encodeSegment, padding } from '../storage/format.js';
+import { type SegmentRef, encodeFooter, encodePrefix, padding, segmentPieces } from '../storage/format.js';
 import { type PartRecord, partFile } from '../storage/records.js';
 import { zoneStats } from '../storage/zonemap.js';
 import { derivedColumns } from '../geo/bbox.js';
@@ -51,8 +51,9 @@ export async function writeParts(ctx: StoreContext, table: string, schema: Schem
 /**
  * Writes one partition file from contiguous columns, plus the hidden columns derived from them
  * (`geo/bbox.ts`: the bounding boxes of geometry columns), which get zone maps like any column.
- * Each column is encoded and its write started
- * before the next column's zone map is computed, so CPU work overlaps the disk. `known` zone maps
+ * Each column is encoded (its value buffers written as they are, not
+ * copied) and its write started before the next column's zone map is computed, so CPU work
+ * overlaps the disk. `known` zone maps
  * (by column name, computed as the rows arrived, e.g. by ingest) are used instead of a pass.
  * With `background`, the encoding and the durable write run on the store's low-priority part
  * writer thread when it has one (`part-writer.ts`): appends and compaction leave the cores to scans.
@@ -79,7 +80,7 @@ export async function writePart(
   }
   const writer = await ctx.blobs.create(file);
   try {
-    const encoded = encodePart(id, schema, columns, known, (bytes) => void writer.append(bytes), () => writer.size);
+    const encoded = await encodePart(id, schema, columns, known, (bytes) => void writer.append(bytes), () => writer.size);
     await writer.commit();
     return { table, file, ...encoded };
   } catch (e) {
@@ -106,16 +107,17 @@ export type EncodedPart = Pick<PartRecord, 'id' | 'rows' | 'bytes' | 'segments' 
 
 /**
  * Encodes a partition file (prefix, one segment per column and derived column, footer), handing
- * each piece to `emit` as soon as it is made; `size()` is the bytes emitted so far.
+ * each piece to `emit` as soon as it is made (value buffers as views of the columns, not copies);
+ * `size()` is the bytes emitted so far.
  */
-export function encodePart(
+export async function encodePart(
   id: string,
   schema: Schema,
   columns: readonly Data[],
   known: Readonly<Record<string, ZoneStats>> | undefined,
   emit: (bytes: Uint8Array) => void,
   size: () => number,
-): EncodedPart {
+): Promise<EncodedPart> {
   const rows = columns[0]?.length ?? 0;
   const zones: Record<string, ZoneStats> = {};
   const segments: SegmentRef[] = [];
@@ -129,9 +131,10 @@ export function encodePart(
       zones[name] = zones[sameAs!]!;
       continue;
     }
-    const bytes = encodeSegment(name, data);
-    segments.push({ name, offset: size(), length: bytes.length });
-    emit(bytes);
+    // the values are written from the column's own buffers, never copied into one
+    const offset = size();
+    for (const piece of await segmentPieces(name, data)) emit(piece);
+    segments.push({ name, offset, length: size() - offset });
     emit(padding(size()));
     zones[name] = known?.[name] ?? zoneStats(data);
   }

@@ -23,7 +23,12 @@ export const castTemporal: Cast = (data, to) => {
   const out = fromNs === toNs ? null : toDays ? new Int32Array(n) : new BigInt64Array(n);
   // a timezone change, or date64 → timestamp[ms], needs no look at the values
   const check = out !== null || (wholeDays && !toDays);
-  for (let i = 0; check && i < n; i++) {
+  // int64 → coarser int64 (e.g. Parquet's µs → ms): exact in doubles while values stay safe integers
+  let done = 0;
+  if (out instanceof BigInt64Array && src instanceof BigInt64Array && fromNs < toNs && !wholeDays) {
+    done = divideSafe(src, out, Number(toNs / fromNs), nulls, n);
+  }
+  for (let i = done; check && i < n; i++) {
     if (nulls !== null && !isValid(nulls, i)) continue;
     const v = BigInt(src[i]!);
     let r = v;
@@ -38,6 +43,29 @@ export const castTemporal: Cast = (data, to) => {
   }
   return fixedData(to, n, out ?? src, data.nullBitmap, data.nullCount);
 };
+
+/**
+ * out[i] = src[i] / divisor for the rows from 0 while every value is a safe integer that the
+ * divisor divides (null slots are zeroed); returns the first row it did not do, which the exact
+ * BigInt loop then checks and reports (so errors and edge values are that loop's).
+ */
+function divideSafe(src: BigInt64Array, out: BigInt64Array, divisor: number, nulls: Uint8Array | null, n: number): number {
+  const a = new Int32Array(src.buffer, src.byteOffset, 2 * n);
+  const b = new Int32Array(out.buffer, out.byteOffset, 2 * n);
+  for (let i = 0; i < n; i++) {
+    if (nulls !== null && ((nulls[i >> 3]! >> (i & 7)) & 1) === 0) continue;
+    const high = a[2 * i + 1]!;
+    // |v| < 2^52: the high word within ±2^20
+    if (high >= 0x100000 || high < -0x100000) return i;
+    const v = high * 4294967296 + (a[2 * i]! >>> 0);
+    const r = Math.round(v / divisor);
+    if (r * divisor !== v) return i; // exact products: both below 2^53
+    const rHigh = Math.floor(r / 4294967296);
+    b[2 * i + 1] = rHigh;
+    b[2 * i] = r - rHigh * 4294967296;
+  }
+  return n;
+}
 
 const NS_PER_DAY = 86_400_000_000_000n;
 const MS_PER_DAY = 86_400_000n;

@@ -4,12 +4,14 @@
 // groups per worker requested beyond the one being converted.
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
-import { Field, Schema, Type, tableFromIPC } from 'apache-arrow';
+import { Field, Schema, Table, Type, tableFromIPC, tableToIPC } from 'apache-arrow';
 import type { StoreContext } from '../../context.js';
-import { HaloclineError } from '../../errors.js';
+import { type ErrorCode, type ErrorContext, HaloclineError } from '../../errors.js';
 import type { RawRecord } from '../../raw/entry.js';
 import type { BlobReader } from '../../storage/blobstore.js';
-import type { FileSource, SourceBatch } from '../source.js';
+import type { FileSource, FilledProgress, SourceBatch } from '../source.js';
+import { PartitionFill } from './assemble.js';
+import type { Piece, PartTarget } from './place.js';
 import type { FromWorker, RowGroupInfo, ToWorker } from './protocol.js';
 import { acquireWorker, releaseWorker } from './workers.js';
 
@@ -42,8 +44,10 @@ export class ParquetSource implements FileSource {
   private decoders: Decoder[] = [];
   private meta: Promise<Meta> | undefined;
   private readonly groups = new Map<number, Deferred<Uint8Array>>();
+  private readonly placedGroups = new Map<number, Deferred<Piece[]>>();
   private failure: Error | undefined;
   private onMeta: Deferred<Meta> | undefined;
+  private metaNow: Meta | undefined;
   /** The file, opened once for every range the workers ask for. */
   private reader: Promise<BlobReader> | undefined;
 
@@ -64,18 +68,79 @@ export class ParquetSource implements FileSource {
     const { groups } = await this.start();
     let bytes = 0;
     for (let g = 0; g < groups.length; g++) {
-      // one group per worker always; more while the groups asked for hold at most AHEAD_ROWS rows
-      let rows = 0;
-      for (let k = 0; g + k < groups.length && k < AHEAD * this.decoders.length; k++) {
-        rows += groups[g + k]!.rows;
-        if (k >= this.decoders.length && rows > AHEAD_ROWS) break;
-        this.request(g + k);
-      }
+      this.aheadOf(g, (k) => this.request(k));
       const ipc = await this.group(g);
       bytes += groups[g]!.bytes;
       const table = tableFromIPC(ipc);
       for (const batch of table.batches) yield { batch, bytes: Math.min(bytes, this.file.size) };
       this.groups.delete(g);
+    }
+  }
+
+  /**
+   * The rows conformed and placed by the workers into partitions of `partitionRows` rows: each
+   * worker writes fixed-width values straight into the partition's shared buffers and computes
+   * every zone map, so this thread only merges validity and zone maps and copies var-width columns.
+   */
+  async *partitions(schema: Schema, rename: ReadonlyMap<string, string>, partitionRows: number, table: string): AsyncGenerator<FilledProgress> {
+    const { groups } = await this.start();
+    const target: ToWorker = { kind: 'target', session: this.session, schema: tableToIPC(new Table(schema), 'stream'), rename: [...rename], table };
+    for (const d of this.decoders) d.worker.postMessage(target);
+    const firstRows: number[] = [];
+    let total = 0;
+    for (const g of groups) (firstRows.push(total), (total += g.rows));
+    const fills = new Map<number, PartitionFill>();
+    const fillOf = (p: number) => {
+      let fill = fills.get(p);
+      if (!fill) fills.set(p, (fill = new PartitionFill(schema, Math.min(partitionRows, total - p * partitionRows))));
+      return fill;
+    };
+    // the stretches of group g in each partition it overlaps, the partitions' buffers made on demand
+    const targets = (g: number): { targets: PartTarget[]; parts: number[] } => {
+      const out: PartTarget[] = [];
+      const parts: number[] = [];
+      const start = firstRows[g]!;
+      const end = start + groups[g]!.rows;
+      for (let row = start; row < end; ) {
+        const p = Math.floor(row / partitionRows);
+        const stop = Math.min(end, (p + 1) * partitionRows);
+        out.push({ groupRow: row - start, rows: stop - row, partRow: row - p * partitionRows, placed: fillOf(p).placed });
+        parts.push(p);
+        row = stop;
+      }
+      return { targets: out, parts };
+    };
+    const partsOf = new Map<number, number[]>();
+    const ask = (g: number) => {
+      if (this.placedGroups.has(g) || this.failure) return;
+      const t = targets(g);
+      partsOf.set(g, t.parts);
+      this.placedGroups.set(g, deferred());
+      const d = this.decoders[g % this.decoders.length]!;
+      d.owed++;
+      d.worker.postMessage({ kind: 'place', session: this.session, group: g, firstRow: firstRows[g]!, targets: t.targets } satisfies ToWorker);
+    };
+    let bytes = 0;
+    let rows = 0;
+    for (let g = 0; g < groups.length; g++) {
+      this.aheadOf(g, ask);
+      if (this.failure) throw this.failure;
+      ask(g);
+      const pieces = await this.placedGroups.get(g)!.promise;
+      this.placedGroups.delete(g);
+      bytes += groups[g]!.bytes;
+      const parts = partsOf.get(g)!;
+      partsOf.delete(g);
+      for (const piece of pieces) {
+        const p = parts[piece.target]!;
+        const fill = fills.get(p)!;
+        fill.add(piece);
+        rows += piece.rows;
+        if (!fill.full) continue;
+        fills.delete(p);
+        yield { rows, bytes: Math.min(bytes, this.file.size), filled: fill.finish() };
+      }
+      yield { rows, bytes: Math.min(bytes, this.file.size) };
     }
   }
 
@@ -93,6 +158,18 @@ export class ParquetSource implements FileSource {
         else await d.worker.terminate();
       }),
     );
+  }
+
+  // asks for group g and the ones after it: one group per worker always, more while the groups
+  // asked for hold at most AHEAD_ROWS rows
+  private aheadOf(g: number, ask: (group: number) => void): void {
+    const groups = this.metaNow!.groups;
+    let rows = 0;
+    for (let k = 0; g + k < groups.length && k < AHEAD * this.decoders.length; k++) {
+      rows += groups[g + k]!.rows;
+      if (k >= this.decoders.length && rows > AHEAD_ROWS) break;
+      ask(g + k);
+    }
   }
 
   private start(): Promise<Meta> {
@@ -123,8 +200,21 @@ export class ParquetSource implements FileSource {
         break;
       case 'meta':
         d.owed--;
-        if (d === this.decoders[0]) this.onMeta?.resolve({ schema: withGeometry(tableFromIPC(m.schema).schema, m.kv), groups: m.groups });
+        if (d === this.decoders[0]) {
+          this.metaNow = { schema: withGeometry(tableFromIPC(m.schema).schema, m.kv), groups: m.groups };
+          this.onMeta?.resolve(this.metaNow);
+        }
         break;
+      case 'placed':
+        d.owed--;
+        this.placedGroups.get(m.group)?.resolve(m.pieces as Piece[]);
+        break;
+      case 'invalid': {
+        d.owed--;
+        const context = Object.fromEntries(Object.entries(m.context).filter(([, v]) => v !== undefined)) as ErrorContext;
+        this.placedGroups.get(m.group)?.reject(new HaloclineError(m.code as ErrorCode, m.message, context));
+        break;
+      }
       case 'group':
         d.owed--;
         this.groups.get(m.group)?.resolve(m.ipc);
@@ -167,6 +257,7 @@ export class ParquetSource implements FileSource {
     this.failure = new HaloclineError('InvalidData', `not a readable Parquet file: ${message}`, { path: this.file.name });
     this.onMeta?.reject(this.failure);
     for (const d of this.groups.values()) d.reject(this.failure);
+    for (const d of this.placedGroups.values()) d.reject(this.failure);
   }
 }
 

@@ -2,13 +2,23 @@
 // its own thread because WebAssembly memory growth detaches ArrayBuffers, which slows every
 // typed-array loop of the isolate it happens in; here that isolate does nothing else.
 import { parentPort } from 'node:worker_threads';
-import { ParquetFile } from 'parquet-wasm';
+import { type Schema, tableFromIPC } from 'apache-arrow';
+import { parseRecordBatch } from 'arrow-js-ffi';
+import { ParquetFile, wasmMemory } from 'parquet-wasm';
+import { HaloclineError } from '../../errors.js';
+import { conformFileBatch } from '../conform.js';
+import { type PartTarget, placeBatch } from './place.js';
 import type { FromWorker, ToWorker } from './protocol.js';
 
 const port = parentPort!;
 const waiting = new Map<number, { resolve: (b: Uint8Array) => void; reject: (e: Error) => void }>();
 let nextReq = 0;
-let current: { session: number; file: Promise<ParquetFile> } | undefined;
+interface Target {
+  readonly schema: Schema;
+  readonly rename: ReadonlyMap<string, string>;
+  readonly table: string;
+}
+let current: { session: number; file: Promise<ParquetFile>; target?: Target } | undefined;
 
 const send = (message: FromWorker) => port.postMessage(message);
 
@@ -27,13 +37,9 @@ function remoteBlob(start: number, end: number): unknown {
     size: end - start,
     type: '',
     slice: (a = 0, b = end - start) => remoteBlob(start + a, start + Math.min(b, end - start)),
-    arrayBuffer: async () => {
-      // the main thread's bytes are shared memory; parquet-wasm gets a plain copy of its own
-      const bytes = await range(start, end);
-      const out = new Uint8Array(bytes.byteLength);
-      out.set(bytes);
-      return out.buffer;
-    },
+    // the main thread's bytes, in shared memory of exactly their size: parquet-wasm copies them
+    // into its own memory, so they are handed over as they are (no copy here)
+    arrayBuffer: async () => (await range(start, end)).buffer,
   };
 }
 
@@ -55,6 +61,35 @@ async function read(session: number, group: number): Promise<void> {
   const rows = f.metadata().rowGroup(group).numRows();
   const table = await f.read({ rowGroups: [group], batchSize: Math.max(1, rows) });
   send({ kind: 'group', session, group, ipc: shared(table.intoIPCStream()) });
+}
+
+// decodes, conforms and places a row group; a row that does not convert is reported for this group
+async function place(session: number, group: number, firstRow: number, targets: readonly PartTarget[]): Promise<void> {
+  if (current?.session !== session || !current.target) return;
+  const { schema, rename, table } = current.target;
+  const f = await current.file;
+  const rows = f.metadata().rowGroup(group).numRows();
+  // the decoded columns are read in place in wasm memory (Arrow C data interface), not serialized:
+  // conforming and placing copy each value once, into shared memory
+  const decoded = (await f.read({ rowGroups: [group], batchSize: Math.max(1, rows) })).intoFFI();
+  const pieces = [];
+  try {
+    let at = 0;
+    for (let b = 0; b < decoded.numArrays(); b++) {
+      // views of wasm memory: no wasm call may run (and grow it) until this batch is placed
+      const batch = parseRecordBatch(wasmMemory().buffer, decoded.arrayAddr(b), decoded.schemaAddr(), false);
+      pieces.push(...placeBatch(conformFileBatch(schema, batch, rename, firstRow + at, table), at, targets));
+      at += batch.numRows;
+    }
+  } catch (e) {
+    if (!(e instanceof HaloclineError)) throw e;
+    const { table: t, column, row, value } = e;
+    send({ kind: 'invalid', session, group, code: e.code, message: e.message, context: { table: t, column, row, value } });
+    return;
+  } finally {
+    decoded.free();
+  }
+  send({ kind: 'placed', session, group, pieces });
 }
 
 // bytes copied into shared memory here, so the main thread receives them without a copy
@@ -81,6 +116,14 @@ port.on('message', (m: ToWorker) => {
       break;
     case 'read':
       read(m.session, m.group).catch(fail(m.session));
+      break;
+    case 'target':
+      if (current?.session === m.session) {
+        current.target = { schema: tableFromIPC(m.schema).schema, rename: new Map(m.rename), table: m.table };
+      }
+      break;
+    case 'place':
+      place(m.session, m.group, m.firstRow, m.targets).catch(fail(m.session));
       break;
   }
 });

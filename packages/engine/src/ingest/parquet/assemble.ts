@@ -1,0 +1,63 @@
+// Main-thread side of placed Parquet ingest: one partition being filled. Fixed-width columns live in
+// shared buffers the workers write into directly (validity merged and zone maps computed here,
+// where typed-array loops run faster than in a wasm isolate); other columns are appended from the
+// workers' shared copies with the zone maps the workers computed.
+import { type DataType, type Schema, Type } from 'apache-arrow';
+import { fixedData, varData } from '../../data/layout.js';
+import { ColumnAccumulator, PlacedColumn } from '../accumulate.js';
+import type { FilledColumn } from '../source.js';
+import { type ColumnPiece, type Piece, isPlaced } from './place.js';
+
+/** One partition of `size` rows being filled by pieces in row order. */
+export class PartitionFill {
+  /** Per column, the bytes of its shared values buffer (placed columns), else null. */
+  readonly placed: readonly (Uint8Array | null)[];
+  private readonly columns: (PlacedColumn | ColumnAccumulator)[];
+  private rows = 0;
+
+  constructor(
+    private readonly schema: Schema,
+    readonly size: number,
+  ) {
+    this.placed = schema.fields.map((f) => (isPlaced(f.type) ? new Uint8Array(new SharedArrayBuffer(size * bytesPer(f.type))) : null));
+    this.columns = schema.fields.map((f, c) => {
+      const bytes = this.placed[c];
+      if (bytes) return new PlacedColumn(f.type, new (f.type.ArrayType as new (b: ArrayBufferLike) => ArrayBufferView & { length: number })(bytes.buffer));
+      const acc = new ColumnAccumulator(f.type);
+      acc.reserve(size);
+      return acc;
+    });
+  }
+
+  get full(): boolean {
+    return this.rows === this.size;
+  }
+
+  /** Adds the next piece of rows (the workers have already written its placed columns). */
+  add(piece: Piece): void {
+    piece.columns.forEach((col, c) => {
+      const column = this.columns[c]!;
+      if (column instanceof PlacedColumn) column.note(this.rows, piece.rows, col.validity, col.nullCount);
+      else column.append(chunkOf(this.schema.fields[c]!.type, piece.rows, col), col.zone);
+    });
+    this.rows += piece.rows;
+  }
+
+  /** Every column as one offset-0 chunk with its zone map. */
+  finish(): FilledColumn[] {
+    return this.columns.map((c) => c.finish());
+  }
+}
+
+function bytesPer(type: DataType): number {
+  return (type.ArrayType as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT;
+}
+
+// a worker's copy of a column that is not placed, as a chunk
+function chunkOf(type: DataType, rows: number, col: ColumnPiece) {
+  const validity = col.validity ?? undefined;
+  if (!col.offsets) return fixedData(type, rows, col.values!, validity, col.nullCount);
+  const large = type.typeId === Type.LargeUtf8 || type.typeId === Type.LargeBinary;
+  const offsets = large ? new BigInt64Array(col.offsets.buffer, col.offsets.byteOffset, rows + 1) : new Int32Array(col.offsets.buffer, col.offsets.byteOffset, rows + 1);
+  return varData(type, rows, offsets, col.values!, validity, col.nullCount);
+}
