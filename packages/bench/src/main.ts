@@ -40,10 +40,11 @@ async function main(args: BenchArgs): Promise<void> {
   if (engineProblem) log(`engine unavailable, DuckDB side only: ${engineProblem}`);
   const results: ResultRow[] = [];
   let load;
+  let indexedTable: string | undefined;
   try {
     if ([...before, ...after].some((w) => NEEDS_OBS.has(w.id))) {
-      const indexed = before.some((w) => w.id === 'W1X') ? OBS_INDEXED : undefined;
-      load = await loadObs(args.rows, args.seed, duck, typeof store === 'string' ? undefined : store, indexed);
+      indexedTable = before.some((w) => w.id === 'W1X') ? OBS_INDEXED : undefined;
+      load = await loadObs(args.rows, args.seed, duck, typeof store === 'string' ? undefined : store, indexedTable);
       log(`loaded: generate ${ms(load.generateMs)}, engine ${load.engineMs === undefined ? '—' : ms(load.engineMs)}, DuckDB ${ms(load.duckdbMs)}`);
       if (load.engineError) log(`engine load failed: ${load.engineError}`);
       if (typeof store !== 'string' && [...before, ...after].some((w) => NEEDS_GEO.has(w.id))) {
@@ -55,7 +56,7 @@ async function main(args: BenchArgs): Promise<void> {
         store = load.engineError ? `engine load failed: ${load.engineError}` : await openEngine(storePath, args.workers);
       }
     }
-    const ctx: BenchContext = { ...args, duck, store, storePath, openEngine };
+    const ctx: BenchContext = { ...args, duck, store, storePath, openEngine, indexedTable };
     for (const w of before) results.push(...(await runWorkload(w, ctx)));
     if (typeof store !== 'string') await store.close();
     store = 'closed';

@@ -1,7 +1,9 @@
 // W7D: delete 1% of the rows and commit; replace 1% (each row again with temp + 1) and commit, in the
 // issue's row form (per-row tx.insert) and as record batches. DuckDB: DELETE and UPDATE on its
 // in-memory obs. Each run touches a different 1%: a 60 m depth band (depth is uniform over 0–6000 m),
-// deletes from 0 m down, row replaces from 3000 m down, batch replaces from 4500 m down.
+// deletes from 0 m down, row replaces from 3000 m down, batch replaces from 4500 m down. When W1X
+// loaded `obs_idx` (the same rows, `index` on depth), the same three run on it too, on bands of their
+// own (from 1500, 3600 and 5100 m; DuckDB on obs, whose bands stay disjoint from the others).
 import { Float64, RecordBatch, Struct, makeData } from 'apache-arrow';
 import type { ResultRow } from '../report.js';
 import { agreementNotes, compare, type BenchContext, type Workload } from './workload.js';
@@ -16,64 +18,71 @@ export const w7Delete: Workload = {
   id: 'W7D',
   title: 'delete and replace 1%',
   async run(ctx) {
-    const del = await compare(
-      ctx,
-      (store) => {
-        const t = store.table('obs');
-        return (run) => t.transaction((tx) => tx.delete(BAND, { vars: band(0, run) }));
-      },
-      async (run) => {
-        const { a, b } = band(0, run);
-        const n = await ctx.duck.count(`SELECT count(*) FROM obs WHERE depth >= ${a} AND depth < ${b}`);
-        await ctx.duck.connection.run(`DELETE FROM obs WHERE depth >= ${a} AND depth < ${b}`);
-        return n;
-      },
-    );
-    const update = (from: number) => async (run: number) => {
-      const { a, b } = band(from, run);
-      const n = await ctx.duck.count(`SELECT count(*) FROM obs WHERE depth >= ${a} AND depth < ${b}`);
-      await ctx.duck.connection.run(`UPDATE obs SET temp = temp + 1 WHERE depth >= ${a} AND depth < ${b}`);
-      return n;
-    };
-    const rep = await compare(
-      ctx,
-      (store) => {
-        const t = store.table('obs');
-        return (run) =>
-          t.transaction(async (tx) => {
-            let n = 0;
-            for await (const old of tx.replace(BAND, { vars: band(3000, run) })) {
-              await tx.insert({ ...old, temp: (old.temp as number) + 1 });
-              n++;
-            }
-            return n;
-          });
-      },
-      update(3000),
-    );
-    const batches = await compare(
-      ctx,
-      (store) => {
-        const t = store.table('obs');
-        return (run) =>
-          t.transaction(async (tx) => {
-            let n = 0;
-            for await (const b of tx.replace(BAND, { vars: band(4500, run) }).batches()) {
-              await tx.insert(plusOne(b, 'temp'));
-              n += b.numRows;
-            }
-            return n;
-          });
-      },
-      update(4500),
-    );
-    return [
-      rowOf(ctx, 'W7D delete 1% + commit', del, DELETE_MS),
-      rowOf(ctx, 'W7D replace 1% (temp + 1) rows + commit', rep, REPLACE_MS),
-      rowOf(ctx, 'W7D replace 1% (temp + 1) batches + commit', batches, REPLACE_MS),
-    ];
+    const rows = await variants(ctx, 'obs', '', { del: 0, rows: 3000, batches: 4500 });
+    if (ctx.indexedTable) rows.push(...(await variants(ctx, ctx.indexedTable, ', index on depth', { del: 1500, rows: 3600, batches: 5100 })));
+    return rows;
   },
 };
+
+// delete, replace as rows and replace as batches on `table`, each on its own bands starting at `from`
+async function variants(ctx: BenchContext, table: string, suffix: string, from: { del: number; rows: number; batches: number }): Promise<ResultRow[]> {
+  const del = await compare(
+    ctx,
+    (store) => {
+      const t = store.table(table);
+      return (run) => t.transaction((tx) => tx.delete(BAND, { vars: band(from.del, run) }));
+    },
+    async (run) => {
+      const { a, b } = band(from.del, run);
+      const n = await ctx.duck.count(`SELECT count(*) FROM obs WHERE depth >= ${a} AND depth < ${b}`);
+      await ctx.duck.connection.run(`DELETE FROM obs WHERE depth >= ${a} AND depth < ${b}`);
+      return n;
+    },
+  );
+  const update = (start: number) => async (run: number) => {
+    const { a, b } = band(start, run);
+    const n = await ctx.duck.count(`SELECT count(*) FROM obs WHERE depth >= ${a} AND depth < ${b}`);
+    await ctx.duck.connection.run(`UPDATE obs SET temp = temp + 1 WHERE depth >= ${a} AND depth < ${b}`);
+    return n;
+  };
+  const rep = await compare(
+    ctx,
+    (store) => {
+      const t = store.table(table);
+      return (run) =>
+        t.transaction(async (tx) => {
+          let n = 0;
+          for await (const old of tx.replace(BAND, { vars: band(from.rows, run) })) {
+            await tx.insert({ ...old, temp: (old.temp as number) + 1 });
+            n++;
+          }
+          return n;
+        });
+    },
+    update(from.rows),
+  );
+  const batches = await compare(
+    ctx,
+    (store) => {
+      const t = store.table(table);
+      return (run) =>
+        t.transaction(async (tx) => {
+          let n = 0;
+          for await (const b of tx.replace(BAND, { vars: band(from.batches, run) }).batches()) {
+            await tx.insert(plusOne(b, 'temp'));
+            n += b.numRows;
+          }
+          return n;
+        });
+    },
+    update(from.batches),
+  );
+  return [
+    rowOf(ctx, `W7D delete 1% + commit${suffix}`, del, DELETE_MS),
+    rowOf(ctx, `W7D replace 1% (temp + 1) rows + commit${suffix}`, rep, REPLACE_MS),
+    rowOf(ctx, `W7D replace 1% (temp + 1) batches + commit${suffix}`, batches, REPLACE_MS),
+  ];
+}
 
 // the batch with `column` (a float64 column without nulls, like obs.temp) plus one, the other columns shared
 function plusOne(b: RecordBatch, column: string): RecordBatch {

@@ -15,6 +15,8 @@ export interface BenchContext {
   readonly store: EngineStore | string;
   readonly storePath: string;
   readonly openEngine: OpenEngine | string;
+  /** The table holding obs's rows with `index` on depth, when W1X is in the run and loaded it. */
+  readonly indexedTable?: string;
 }
 
 /** A named workload; `run` returns one report row per variant. */
