@@ -64,9 +64,7 @@ function int64Column(texts: readonly string[], type: DataType): Data {
     }
     const v = integerOf(text);
     if (v === undefined) throw bad(i, type, text);
-    if (typeof v === 'number') putInt64(words, i, v);
-    else if (v >= INT64_MIN && v <= INT64_MAX) out[i] = v;
-    else throw new RowError(i, `${text} is out of range for ${typeName(type)}`, text);
+    putInteger(out, words, i, v, text, type);
   }
   const { bitmap, nullCount } = validity.finish();
   return fixedData(type, n, out, bitmap, nullCount);
@@ -132,4 +130,11 @@ const parsers: Record<ColumnKind, Parse> = {
 /** The error for field text that is not a value of `type` (row within the chunk). */
 export function bad(row: number, type: DataType, text: string, form?: string): RowError {
   return new RowError(row, `expected ${typeName(type)}${form ? ` as ${form}` : ''}, got ${describeValue(text)}`, text);
+}
+
+/** Row `i` of an int64 column: `v` as `integerOf(text)` gave it, out of range an error naming `text`. */
+export function putInteger(out: BigInt64Array, words: ReturnType<typeof wordsOf>, i: number, v: number | bigint, text: string, type: DataType): void {
+  if (typeof v === 'number') putInt64(words, i, v);
+  else if (v >= INT64_MIN && v <= INT64_MAX) out[i] = v;
+  else throw new RowError(i, `${text} is out of range for ${typeName(type)}`, text);
 }

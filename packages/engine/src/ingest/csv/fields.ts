@@ -12,7 +12,7 @@ import { fixedData, varData } from '../../data/layout.js';
 import { putTime } from '../../data/write/instant.js';
 import { Validity } from '../../data/write/writer.js';
 import { floatPrecision, timeUnit, typeName } from '../../schema/types.js';
-import { INT64_MAX, INT64_MIN, bad, textColumn } from './convert.js';
+import { bad, putInteger, textColumn } from './convert.js';
 import { isoMillis } from './instants.js';
 import { fastFloat, fastInt } from './numbers.js';
 import { floatOf, integerOf } from './text.js';
@@ -108,9 +108,7 @@ function int64Column(piece: Piece, c: number, type: DataType): Data {
     const text = piece.text(k);
     const v = integerOf(text);
     if (v === undefined) throw bad(i, type, text);
-    if (typeof v === 'number') putInt64(words, i, v);
-    else if (v >= INT64_MIN && v <= INT64_MAX) out[i] = v;
-    else throw new RowError(i, `${text} is out of range for ${typeName(type)}`, text);
+    putInteger(out, words, i, v, text, type);
   }
   const { bitmap, nullCount } = validity.finish();
   return fixedData(type, rows, out, bitmap, nullCount);

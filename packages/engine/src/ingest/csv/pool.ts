@@ -5,7 +5,7 @@ import type { Schema } from 'apache-arrow';
 import { HaloclineError } from '../../errors.js';
 import { encodeSchema } from '../../schema/serialize.js';
 import type { ParseReply, ParseRequest, SchemaMessage } from './protocol.js';
-import { acquireParser, releaseParser } from './workers.js';
+import { csvParsers } from './workers.js';
 
 interface Waiting {
   resolve(r: ParseReply): void;
@@ -28,7 +28,7 @@ export class ParsePool {
   constructor(schema: Schema, size: number) {
     const message: SchemaMessage = { schema: encodeSchema(schema) };
     this.workers = Array.from({ length: size }, () => {
-      const w = acquireParser();
+      const w = csvParsers.acquire();
       w.on('message', this.onMessage);
       w.on('error', this.onError);
       w.on('exit', this.onExit);
@@ -55,7 +55,7 @@ export class ParsePool {
       w.off('error', this.onError);
       w.off('exit', this.onExit);
     }
-    if (reusable) for (const w of this.workers) releaseParser(w);
+    if (reusable) for (const w of this.workers) csvParsers.release(w);
     else await Promise.all(this.workers.map((w) => w.terminate()));
     for (const w of this.waiting.values()) w.reject(this.failure);
     this.waiting.clear();

@@ -13,7 +13,7 @@ import type { FileSource, FilledProgress, SourceBatch } from '../source.js';
 import { PartitionFill } from './assemble.js';
 import type { Piece, PartTarget } from './place.js';
 import type { FromWorker, RowGroupInfo, ToWorker } from './protocol.js';
-import { acquireWorker, releaseWorker } from './workers.js';
+import { parquetWorkers } from './workers.js';
 
 /** Workers decoding at once. */
 const DECODERS = Math.max(1, Math.min(2, availableParallelism()));
@@ -154,7 +154,7 @@ export class ParquetSource implements FileSource {
     await Promise.all(
       decoders.map(async (d) => {
         d.worker.off('message', d.listener).off('error', d.onError).off('exit', d.onExit);
-        if (d.owed === 0 && !this.failure) releaseWorker(d.worker);
+        if (d.owed === 0 && !this.failure) parquetWorkers.release(d.worker);
         else await d.worker.terminate();
       }),
     );
@@ -177,7 +177,7 @@ export class ParquetSource implements FileSource {
     this.onMeta = deferred<Meta>();
     this.meta = this.onMeta.promise;
     for (let i = 0; i < DECODERS; i++) {
-      const worker = acquireWorker();
+      const worker = parquetWorkers.acquire();
       const d: Decoder = {
         worker,
         owed: 1,

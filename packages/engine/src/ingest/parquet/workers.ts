@@ -1,39 +1,4 @@
-// Warm Parquet workers: starting one (a thread, then parquet-wasm compiled and instantiated) costs
-// more than decoding a small file, so a finished ingest hands its workers back here; idle workers
-// are unref'd (they never keep the process alive) and ended after IDLE_MS.
-import { Worker } from 'node:worker_threads';
-import { workerEntry } from '../worker-entry.js';
+// Warm Parquet workers (thread start plus parquet-wasm compiled and instantiated): at most 2 kept idle.
+import { WarmWorkers } from '../warm-workers.js';
 
-const IDLE_MS = 10_000;
-const MAX_IDLE = 2;
-const idle = new Map<Worker, NodeJS.Timeout>();
-
-/** An idle worker, or a new one. */
-export function acquireWorker(): Worker {
-  for (const [worker, timer] of idle) {
-    idle.delete(worker);
-    clearTimeout(timer);
-    worker.ref();
-    return worker;
-  }
-  const { filename, eval: inline } = workerEntry('parquet/worker');
-  const worker = new Worker(filename, { eval: inline });
-  worker.on('exit', () => idle.delete(worker));
-  worker.on('error', () => idle.delete(worker));
-  return worker;
-}
-
-/** Takes back a worker with no request outstanding (its caller's listeners removed). */
-export function releaseWorker(worker: Worker): void {
-  if (idle.size >= MAX_IDLE) {
-    void worker.terminate();
-    return;
-  }
-  worker.unref();
-  const timer = setTimeout(() => {
-    idle.delete(worker);
-    void worker.terminate();
-  }, IDLE_MS);
-  timer.unref();
-  idle.set(worker, timer);
-}
+export const parquetWorkers = new WarmWorkers('parquet/worker', 2);
