@@ -12,7 +12,6 @@ import { type WrittenPart, removeParts, sliceColumns, writePart } from './partit
 import { splitColumns } from './split-key.js';
 import { taskColumn } from '../exec/arrays.js';
 import { searchable } from '../exec/narrow.js';
-import { fieldInfo } from '../schema/metadata.js';
 
 /** Runs of one tier merged together into the next tier. */
 export const FANOUT = 4;
@@ -65,11 +64,8 @@ export interface TierWrite {
 /**
  * Writes the live rows of `inputs` as partitions of at most `leafRows` rows, split k-d style
  * over the indexed columns' keys, tagged with `level` and one new run id, each leaf's rows ordered by
- * the first indexed column with one key a scan can binary-search (`sortedBy`; not latitude, longitude
- * or geometry columns). Removes them on failure.
+ * the first indexed column with one key a scan can binary-search (`sortedBy`). Removes them on failure.
  */
-const SPATIAL = new Set(['latitude', 'longitude', 'geometry']);
-
 export async function writeTier(ctx: StoreContext, snap: Snapshot, pick: TierPick): Promise<TierWrite> {
   const schema = snap.schema;
   const batches: RecordBatch[] = [];
@@ -83,10 +79,7 @@ export async function writeTier(ctx: StoreContext, snap: Snapshot, pick: TierPic
   for (const c of splitColumns(schema.fields)) {
     const data = columns[schema.fields.findIndex((f) => f.name === c.name)]!;
     const dims = c.key(data);
-    // latitude/longitude are queried as 2-D boxes and polygons: a 1-D order on one of them narrows
-    // little and costs the narrowing's probes of spatial zone predicates, so they do not sort leaves
-    const spatial = SPATIAL.has(fieldInfo(schema.fields.find((f) => f.name === c.name)!).class ?? '');
-    if (order === null && !spatial && dims.length === 1 && searchable(taskColumn(data))) order = { name: c.name, key: dims[0]! };
+    if (order === null && dims.length === 1 && searchable(taskColumn(data))) order = { name: c.name, key: dims[0]! };
     keys.push(...dims);
     // one dimension: the column's range over the table; several (a geometry's centre): their own spread
     spans.push(...(dims.length === 1 ? [tableSpread(snap, c.name)] : dims.map(() => Number.NaN)));
