@@ -83,15 +83,7 @@ function keyChecker(schema: Schema): (rows: readonly unknown[], lo: number, hi: 
     for (let row = lo; row < hi; row++) {
       const r = rows[row];
       if (typeof r !== 'object' || r === null || Array.isArray(r)) return notARow(row, r);
-      let k = 0;
-      let same = true;
-      for (const key in r) {
-        if (key !== known[k++]) {
-          same = false;
-          break;
-        }
-      }
-      if (same && k === known.length && k !== 0) continue;
+      if (sameKeys(r, known)) continue;
       if (isExotic(r)) return notARow(row, r);
       const keys = Object.keys(r);
       for (const key of keys) {
@@ -101,6 +93,16 @@ function keyChecker(schema: Schema): (rows: readonly unknown[], lo: number, hi: 
     }
     return null;
   };
+}
+
+/**
+ * True when `row`'s enumerable keys are `keys`, in that order (and there is at least one): a for-in
+ * walk comparing interned strings by pointer, no allocation (unlike Object.keys).
+ */
+export function sameKeys(row: object, keys: readonly string[]): boolean {
+  let k = 0;
+  for (const key in row) if (key !== keys[k++]) return false;
+  return k === keys.length && k !== 0;
 }
 
 function isExotic(r: object): boolean {

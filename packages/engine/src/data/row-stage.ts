@@ -1,7 +1,7 @@
 // Row objects taken one at a time (per-row tx.insert) into per-column staging arrays, converted in bulk.
 import type { RecordBatch, Schema } from 'apache-arrow';
 import type { DataContext } from './fail.js';
-import { type Failure, convertColumns, unknownColumn } from './from-rows.js';
+import { type Failure, convertColumns, sameKeys, unknownColumn } from './from-rows.js';
 import { readExpression } from './gather.js';
 
 /**
@@ -42,17 +42,8 @@ export class RowStage {
   add(row: Readonly<Record<string, unknown>>): void {
     const at = this.count++;
     if (this.failure !== null) return;
-    // the same keys in the same order as the last row: a for-in walk comparing interned strings
-    const keys = this.keys;
-    let k = 0;
-    let same = true;
-    for (const key in row) {
-      if (key !== keys[k++]) {
-        same = false;
-        break;
-      }
-    }
-    if ((!same || k !== keys.length || k === 0) && !this.known(row, at)) return;
+    // the keys of the last row, in the same order, need no check
+    if (!sameKeys(row, this.keys) && !this.known(row, at)) return;
     try {
       this.store(row, this.columns, at);
     } catch (e) {
