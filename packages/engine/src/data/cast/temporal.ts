@@ -3,6 +3,7 @@ import { type DataType, DateUnit, Type } from 'apache-arrow';
 import { columnKind, dateUnit, timeUnit, typeName } from '../../schema/types.js';
 import { RowError } from '../fail.js';
 import { fixedData, isValid } from '../layout.js';
+import { getInt64, putInt64, wordsOf } from '../int64.js';
 import type { Cast } from './cast.js';
 
 /**
@@ -50,22 +51,21 @@ export const castTemporal: Cast = (data, to) => {
  * BigInt loop then checks and reports (so errors and edge values are that loop's).
  */
 function divideSafe(src: BigInt64Array, out: BigInt64Array, divisor: number, nulls: Uint8Array | null, n: number): number {
-  const a = new Int32Array(src.buffer, src.byteOffset, 2 * n);
-  const b = new Int32Array(out.buffer, out.byteOffset, 2 * n);
+  const a = wordsOf(src);
+  const b = wordsOf(out);
   for (let i = 0; i < n; i++) {
-    if (nulls !== null && ((nulls[i >> 3]! >> (i & 7)) & 1) === 0) continue;
-    const high = a[2 * i + 1]!;
-    // |v| < 2^52: the high word within ±2^20
-    if (high >= 0x100000 || high < -0x100000) return i;
-    const v = high * 4294967296 + (a[2 * i]! >>> 0);
+    if (nulls !== null && !isValid(nulls, i)) continue;
+    const v = getInt64(a, i);
+    if (v >= SAFE || v < -SAFE) return i;
     const r = Math.round(v / divisor);
     if (r * divisor !== v) return i; // exact products: both below 2^53
-    const rHigh = Math.floor(r / 4294967296);
-    b[2 * i + 1] = rHigh;
-    b[2 * i] = r - rHigh * 4294967296;
+    putInt64(b, i, r);
   }
   return n;
 }
+
+// |v| < 2^52 keeps v / divisor and its product exact
+const SAFE = 2 ** 52;
 
 const NS_PER_DAY = 86_400_000_000_000n;
 const MS_PER_DAY = 86_400_000n;
