@@ -12,7 +12,7 @@ export class PoolExecutor implements Executor {
   private readonly pool: Piscina;
 
   constructor(readonly concurrency: number) {
-    const { filename, execArgv } = workerEntry();
+    const { filename, execArgv } = workerModule('./worker', import.meta.url);
     this.pool = new Piscina({ filename, execArgv, minThreads: concurrency, maxThreads: concurrency, idleTimeout: 60_000 });
     // a worker that dies rejects its task; without a listener Piscina's 'error' event would end the process
     this.pool.on('error', () => undefined);
@@ -30,9 +30,12 @@ export class PoolExecutor implements Executor {
   }
 }
 
-// Running from TypeScript sources (tests), workers load the .ts entry through tsx; built, the .js one.
-function workerEntry(): { filename: string; execArgv: string[] } {
-  const js = fileURLToPath(new URL('./worker.js', import.meta.url));
+/**
+ * The Piscina entry `stem` (a path without extension, relative to the module at `from`): the built
+ * .js, or, running from TypeScript sources (tests), the .ts loaded through tsx.
+ */
+export function workerModule(stem: string, from: string): { filename: string; execArgv: string[] } {
+  const js = fileURLToPath(new URL(`${stem}.js`, from));
   if (existsSync(js)) return { filename: js, execArgv: [] };
-  return { filename: fileURLToPath(new URL('./worker.ts', import.meta.url)), execArgv: ['--import', 'tsx'] };
+  return { filename: fileURLToPath(new URL(`${stem}.ts`, from)), execArgv: ['--import', 'tsx'] };
 }

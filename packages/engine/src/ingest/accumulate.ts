@@ -52,13 +52,15 @@ export class PlacedColumn {
     private readonly values: ArrayBufferView & { length: number },
   ) {}
 
-  /** Records rows [at, at + rows) as written, with their validity from bit 0 (null: no null); reads them for the zone map. */
-  note(at: number, rows: number, validity: Uint8Array | null, nullCount: number): void {
+  /** Records the next `rows` rows as written, with their validity from bit 0 (null: no null); reads them for the zone map. */
+  note(rows: number, validity: Uint8Array | null, nullCount: number): void {
     if (rows === 0) return;
-    this.bits.append({ length: rows, offset: 0, nullCount, nullBitmap: validity ?? undefined } as Data, at, this.values.length);
+    const at = this.rows;
     const values = (this.values as unknown as { subarray(a: number, b: number): ArrayBufferView }).subarray(at, at + rows);
-    this.zone = mergeZones(this.zone, zoneStats(fixedData(this.type, rows, values, validity ?? undefined, nullCount)));
-    this.rows = Math.max(this.rows, at + rows);
+    const chunk = fixedData(this.type, rows, values, validity ?? undefined, nullCount);
+    this.bits.append(chunk, at, this.values.length);
+    this.zone = mergeZones(this.zone, zoneStats(chunk));
+    this.rows = at + rows;
   }
 
   /** The rows noted so far as one offset-0 chunk, with its zone map. */

@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { Binary, Field, Float64, Int64, RecordBatch, Schema, Struct, Table as ArrowTable, TimestampMicrosecond, Utf8, type Vector, makeData, tableToIPC, vectorFromArray } from 'apache-arrow';
+import { Binary, Field, Float64, Int8, Int64, RecordBatch, Schema, Struct, Table as ArrowTable, TimestampMicrosecond, Utf8, type Vector, makeData, tableToIPC, vectorFromArray } from 'apache-arrow';
 import * as pw from 'parquet-wasm';
 import { afterEach, describe, expect, it } from 'vitest';
 import wkx from 'wkx';
@@ -129,6 +129,17 @@ describe('Parquet ingest', () => {
     expect(e).toMatchObject({ code: 'InvalidData', column: 'depth', row: 1 });
     expect((e as Error).message).toMatch(/file "a\.parquet"/);
     expect(await t.select().all()).toEqual([{ id: 1n, depth: 2n, name: 'kept' }]);
+  });
+
+  it('names the file row of a bad value in a later row group', async () => {
+    const { store } = await fresh();
+    const t = store.table('obs');
+    await t.create(new Schema([new Field('id', new Int64(), false), new Field('depth', new Float64(), true), new Field('name', new Utf8(), true), new Field('level', new Int8(), true)]));
+    // row groups of 1000 rows: the one bad value sits in the third group
+    const level = vectorFromArray(Int32Array.from({ length: 3000 }, (_, i) => (i === 2500 ? 300 : i % 100)));
+    const e = await t.raw.ingest(await t.raw.upload('a.parquet', parquetOf(3000, pw.Compression.SNAPPY, undefined, { level }))).catch((x: unknown) => x);
+    expect(e).toMatchObject({ code: 'InvalidData', column: 'level', row: 2500 });
+    expect(await t.select().count()).toBe(0);
   });
 
   it('rejects a damaged file with InvalidData and leaves nothing behind', async () => {

@@ -1,11 +1,10 @@
 // The part writer: partition files encoded and written durably on one low-priority thread, so appends
 // and compaction take the cores only when scans leave them idle (Linux thread nice; elsewhere plain).
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Data, DataType, type Schema } from 'apache-arrow';
 import { Piscina } from 'piscina';
 import type { ZoneStats } from '../expr/kernel.js';
 import { type ErrorCode, HaloclineError } from '../errors.js';
+import { workerModule } from '../exec/pool.js';
 import { encodeSchema } from '../schema/serialize.js';
 import type { PartRecord } from '../storage/records.js';
 import type { EncodedPart } from './partition.js';
@@ -46,7 +45,7 @@ export class PartWriter {
   private readonly schemas = new WeakMap<Schema, Uint8Array>();
 
   constructor(private readonly root: string) {
-    const { filename, execArgv } = workerEntry();
+    const { filename, execArgv } = workerModule('./part-worker', import.meta.url);
     this.pool = new Piscina({ filename, execArgv, minThreads: 1, maxThreads: 1, idleTimeout: 60_000 });
     this.pool.on('error', () => undefined); // a dying worker rejects its task
   }
@@ -123,9 +122,3 @@ function toShared(view: ArrayBufferView, copy: boolean): ArrayBufferView {
   return out;
 }
 
-// Running from TypeScript sources (tests), the worker loads the .ts entry through tsx; built, the .js one.
-function workerEntry(): { filename: string; execArgv: string[] } {
-  const js = fileURLToPath(new URL('./part-worker.js', import.meta.url));
-  if (existsSync(js)) return { filename: js, execArgv: [] };
-  return { filename: fileURLToPath(new URL('./part-worker.ts', import.meta.url)), execArgv: ['--import', 'tsx'] };
-}

@@ -2,9 +2,8 @@
 // non-empty value seen parses as (empty fields are nulls and say nothing).
 import { Bool, type DataType, Float64, Int64, Utf8 } from 'apache-arrow';
 import { BOOL_TEXT, floatOf, integerOf } from './text.js';
+import { INT64_MAX, INT64_MIN } from './convert.js';
 
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
 
 /** Tracks what one column's values can be. */
 export class ColumnGuess {

@@ -37,7 +37,7 @@ export class PartitionFill {
   add(piece: Piece): void {
     piece.columns.forEach((col, c) => {
       const column = this.columns[c]!;
-      if (column instanceof PlacedColumn) column.note(this.rows, piece.rows, col.validity, col.nullCount);
+      if (column instanceof PlacedColumn) column.note(piece.rows, col.validity, col.nullCount);
       else column.append(chunkOf(this.schema.fields[c]!.type, piece.rows, col), col.zone);
     });
     this.rows += piece.rows;

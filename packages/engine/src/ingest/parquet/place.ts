@@ -42,9 +42,7 @@ export function isPlaced(type: DataType): boolean {
     case Type.Float:
     case Type.Date:
     case Type.Timestamp:
-    case Type.Time:
-    case Type.Duration:
-      return (type.ArrayType as { BYTES_PER_ELEMENT?: number }).BYTES_PER_ELEMENT !== undefined && ((type as { stride?: number }).stride ?? 1) === 1;
+      return true;
     default:
       return false;
   }

@@ -79,8 +79,9 @@ export class ParquetSource implements FileSource {
 
   /**
    * The rows conformed and placed by the workers into partitions of `partitionRows` rows: each
-   * worker writes fixed-width values straight into the partition's shared buffers and computes
-   * every zone map, so this thread only merges validity and zone maps and copies var-width columns.
+   * worker writes fixed-width values straight into the partition's shared buffers and computes the
+   * zone maps of var-width and bool columns; this thread merges validity, computes the fixed-width
+   * zone maps (its loops run faster than in a thread running wasm) and copies var-width columns.
    */
   async *partitions(schema: Schema, rename: ReadonlyMap<string, string>, partitionRows: number, table: string): AsyncGenerator<FilledProgress> {
     const { groups } = await this.start();
