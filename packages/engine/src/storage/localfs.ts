@@ -12,7 +12,7 @@ export const TEMP_SUFFIX = '.tmp';
 
 /** A BlobStore rooted at a directory. */
 export class LocalBlobStore implements BlobStore {
-  constructor(readonly root: string) {}
+  constructor(private readonly root: string) {}
 
   async create(path: string): Promise<BlobWriter> {
     const full = this.resolve(path);
@@ -161,8 +161,9 @@ export function writeFileDurably(root: string, path: string, chunks: readonly Ui
     open = false;
     renameSync(tmp, full);
   } catch (e) {
-    if (open) closeSync(fd);
-    unlinkSync(tmp);
+    // the write's own error is the one reported; the temp file goes if it can
+    if (open) ignoreFailure(() => closeSync(fd));
+    ignoreFailure(() => unlinkSync(tmp));
     throw e;
   }
   const dir = openSync(dirname(full), 'r');
@@ -198,4 +199,12 @@ function writeAllSync(fd: number, chunks: Uint8Array[], position: number): numbe
 function resolveIn(root: string, path: string): string {
   if (path.includes('..')) throw new HaloclineError('InvalidArgument', `invalid blob path ${path}`, { path });
   return join(root, path);
+}
+
+function ignoreFailure(fn: () => void): void {
+  try {
+    fn();
+  } catch {
+    // best effort: a failure here must not replace the error being reported
+  }
 }

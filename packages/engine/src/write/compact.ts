@@ -121,7 +121,7 @@ async function rewrite(ctx: StoreContext, snap: Snapshot, run: readonly PartReco
     const columns = await Promise.all(
       schema.fields.map(async (f) => concatData(f.type, await Promise.all(run.map((p) => loadColumn(ctx, p, f.name, false))))),
     );
-    return [await writePart(ctx, snap.record.id, schema, columns, mergedZones(run), true)];
+    return [await writePart(ctx, snap.record.id, schema, columns, mergedZones(run))];
   }
   const batches: RecordBatch[] = [];
   for await (const b of scanBatches(ctx, { ...snap, parts: run }, plan(schema, snap.record.name, undefined))) batches.push(b);

@@ -40,14 +40,14 @@ function merged(root: string, schema: Schema, inputs: readonly MergeInput[]): Da
   const read: { p: MergeInput; fd: number }[] = [];
   try {
     for (const p of inputs) read.push({ p, fd: openInput(root, p.file) });
-    for (const { p, fd } of read) checkPrefix(readAt(fd, 0, PREFIX_BYTES), p.file);
+    for (const { p, fd } of read) checkPrefix(readAt(fd, 0, PREFIX_BYTES, p.file), p.file);
     return schema.fields.map((f) =>
       concatData(
         f.type,
         read.map(({ p, fd }) => {
           const seg = p.segments.find((s) => s.name === f.name);
           if (!seg) throw new HaloclineError('Corrupt', `partition file ${p.file} has no column "${f.name}"`, { column: f.name, path: p.file });
-          const data = decodeSegment(readAt(fd, seg.offset, seg.length), p.file);
+          const data = decodeSegment(readAt(fd, seg.offset, seg.length, p.file), p.file);
           if (data.length !== p.rows) throw new HaloclineError('Corrupt', `${p.file}: column "${f.name}" has ${data.length} rows, expected ${p.rows}`, { path: p.file });
           return data;
         }),
@@ -66,11 +66,11 @@ function openInput(root: string, file: string): number {
   }
 }
 
-function readAt(fd: number, offset: number, length: number): Uint8Array {
+function readAt(fd: number, offset: number, length: number, file: string): Uint8Array {
   const out = new Uint8Array(length);
   for (let done = 0; done < length; ) {
     const n = readSync(fd, out, done, length - done, offset + done);
-    if (n === 0) throw new HaloclineError('Corrupt', `a partition file is truncated at ${offset + done}`, {});
+    if (n === 0) throw new HaloclineError('Corrupt', `partition file ${file} is truncated at ${offset + done}`, { path: file });
     done += n;
   }
   return out;

@@ -1,5 +1,6 @@
 // The part writer thread: partition files it writes (appends, compaction merges) read back like inline ones.
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, truncateSync } from 'node:fs';
+import { join } from 'node:path';
 import { Bool, Field, Float64, Int64, Int32, Schema, Utf8, tableFromArrays } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
 import type { StoreContext } from '../context.js';
@@ -9,6 +10,7 @@ import { openSnapshot } from '../read/snapshot.js';
 import { zoneStats } from '../storage/zonemap.js';
 import { tempDir } from '../test-util/tmp.js';
 import { WRITER_NICE } from './part-writer.js';
+import { mergeParts } from './partition.js';
 
 const schema = new Schema([
   new Field('id', new Int32(), false),
@@ -109,6 +111,30 @@ describe('part writer', () => {
       }
       expect(await t.select('id >= 0').count()).toBe(100);
       expect((await t.select('id < 3').all()).map((r) => r.id)).toEqual([0, 1, 2]);
+    } finally {
+      await store.close();
+      await dir.remove();
+    }
+  });
+
+  it('answers a damaged merge input with Corrupt naming the file', async () => {
+    const dir = await tempDir();
+    const store = await openStore({ path: dir.path, workers: 1, compactRun: 100 });
+    try {
+      const t = store.table('obs');
+      await t.create(new Schema([new Field('id', new Int32(), false)]));
+      for (let b = 0; b < 2; b++) await t.insert(tableFromArrays({ id: Int32Array.from({ length: 50 }, (_, i) => b * 50 + i) }));
+      const ctx = (store as unknown as { ctx: StoreContext }).ctx;
+      const snap = openSnapshot(ctx, 'obs');
+      try {
+        const damaged = snap.parts[1]!;
+        truncateSync(join(dir.path, damaged.file), 64);
+        const e = await mergeParts(ctx, ctx.partWriter!, 'obs', snap.schema, snap.parts, {}).catch((x: unknown) => x);
+        expect(e).toMatchObject({ code: 'Corrupt', path: damaged.file });
+        expect((e as Error).message).toContain(damaged.file);
+      } finally {
+        snap.release();
+      }
     } finally {
       await store.close();
       await dir.remove();
