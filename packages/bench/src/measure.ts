@@ -55,30 +55,23 @@ export function collectGarbage(): void {
   (globalThis as { gc?: () => void }).gc?.();
 }
 
-/** Options of {@link measurePair}: `setup` runs untimed before each side's run, as in {@link measure}. */
-export interface PairOptions {
-  readonly runs: number;
-  readonly warmup?: number;
-  readonly setup?: readonly [MeasureOptions['setup'], MeasureOptions['setup']];
-}
-
 /**
- * Two functions measured in alternation (a, b, a, b, ...), each run after its untimed setup and a full
- * GC, so load that comes and goes on a shared machine falls on both alike; `check` sees every result.
+ * Two functions measured in alternation (a, b, a, b, ...), each run after a full GC, so load that
+ * comes and goes on a shared machine falls on both alike; `check` sees every result.
  * @example
  * const [local, remote] = await measurePair(() => count(local), () => count(remote), { runs: 5 });
  */
 export async function measurePair<T>(
   a: (run: number) => Promise<T>,
   b: (run: number) => Promise<T>,
-  opts: PairOptions,
+  opts: Pick<MeasureOptions, 'runs' | 'warmup'>,
   check?: (which: 0 | 1, result: T) => void,
 ): Promise<[Stats, Stats]> {
   const warmup = opts.warmup ?? 1;
   const samples: [number[], number[]] = [[], []];
   for (let run = -warmup; run < opts.runs; run++) {
     for (const which of [0, 1] as const) {
-      const [ms, result] = await timedRun(which === 0 ? a : b, opts.setup?.[which], run);
+      const [ms, result] = await timedRun(which === 0 ? a : b, undefined, run);
       check?.(which, result);
       if (run >= 0) samples[which].push(ms);
     }

@@ -74,8 +74,10 @@ describe('BigReadAgent', () => {
 
   it('a connection closed in the middle of an answer fails the read; the next request gets a new socket', async () => {
     const agent = new BigReadAgent({ keepAlive: true, maxSockets: 1 });
+    sockets.clear();
     await expect(get(agent, '/cut', false)).rejects.toThrow();
     expect(digest(await get(agent, '/length', false))).toBe(digest(payload));
+    expect(sockets.size).toBe(2); // the cut socket is not reused
     agent.destroy();
   });
 });

@@ -11,7 +11,8 @@ export const READ_SIZE = 1 << 20;
  * and hands each read to node:http as a `data` event of a view of that buffer. node:http's parser
  * copies what it keeps (body bytes into fresh buffers, header strings) before the call returns, so the
  * buffer can be reused by the next read. The answer's bytes arrive in a sixth of the reads, with no
- * per-read allocation: 40–45% less client CPU on a 57 MB select (200 → 110 ms, GC threads included).
+ * per-read allocation: about a third less client CPU on a 57 MB select (GC threads included; figures
+ * in docs/architecture.md).
  * Not for upgrades or CONNECT (node:http keeps the bytes after the head as a view): this client sends neither.
  */
 export class BigReadAgent extends Agent {

@@ -125,6 +125,6 @@ export class RemoteTransaction implements TransactionApi {
  */
 function attachRestoreFailure(error: unknown, restoreError: unknown): void {
   if (typeof error !== 'object' || error === null || !Object.isExtensible(error)) return;
-  if (!('cause' in error)) Object.defineProperty(error, 'cause', { value: restoreError, configurable: true, writable: true });
+  if ((error as { cause?: unknown }).cause === undefined) Object.defineProperty(error, 'cause', { value: restoreError, configurable: true, writable: true });
   Object.defineProperty(error, 'restoreError', { value: restoreError, configurable: true, writable: true });
 }

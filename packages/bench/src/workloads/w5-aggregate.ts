@@ -1,6 +1,6 @@
 // W5: group by platform with avg(temp) against DuckDB; h3(lat, lon, 5) against the platform group-by.
-import { collectGarbage } from '../measure.js';
-import { ratio, type ResultRow, type Stats, stats } from '../report.js';
+import { measurePair } from '../measure.js';
+import { ratio, type ResultRow } from '../report.js';
 import { compare, type Workload } from './workload.js';
 
 export const w5: Workload = {
@@ -32,11 +32,12 @@ export const w5: Workload = {
     const coldMs = performance.now() - cold;
     // the target is a ratio of two engine queries: their runs alternate, so load drift on a shared
     // machine hits both alike (the platform figure above was taken minutes apart, beside DuckDB)
-    const [platform, h3] = await alternate(
-      [async () => (await t.aggregate('platform', { aggr: { temp: 'avg' } })).numRows, async () => (await t.aggregate('h3(lat, lon, 5)', { aggr: { temp: 'avg' } })).numRows],
-      ctx.runs,
-      (n, i) => {
-        if (i === 1) groups = n;
+    const [platform, h3] = await measurePair(
+      async () => (await t.aggregate('platform', { aggr: { temp: 'avg' } })).numRows,
+      async () => (await t.aggregate('h3(lat, lon, 5)', { aggr: { temp: 'avg' } })).numRows,
+      { runs: ctx.runs },
+      (which, n) => {
+        if (which === 1) groups = n;
       },
     );
     const vsPlatform = h3!.median / platform!.median;
@@ -54,19 +55,3 @@ export const w5: Workload = {
     return rows;
   },
 };
-
-// runs fns[0], fns[1], ... in turn, `runs` rounds after one warm-up round, a full GC before each run
-async function alternate<T>(fns: readonly (() => Promise<T>)[], runs: number, check: (result: T, i: number) => void): Promise<Stats[]> {
-  const samples = fns.map((): number[] => []);
-  for (let run = -1; run < runs; run++) {
-    for (const [i, fn] of fns.entries()) {
-      collectGarbage();
-      const start = performance.now();
-      const result = await fn();
-      const ms = performance.now() - start;
-      check(result, i);
-      if (run >= 0) samples[i]!.push(ms);
-    }
-  }
-  return samples.map(stats);
-}

@@ -3,7 +3,8 @@
 // in-memory obs. Each run touches a different 1%: a 60 m depth band (depth is uniform over 0–6000 m),
 // deletes from 0 m down, row replaces from 3000 m down, batch replaces from 4500 m down. When W1X
 // loaded `obs_idx` (the same rows, `index` on depth), the same three run on it too, on bands of their
-// own (from 1500, 3600 and 5100 m; DuckDB on obs, whose bands stay disjoint from the others).
+// own (from 1500, 3600 and 5100 m; DuckDB on obs, whose bands stay disjoint from the others up to
+// --runs 9).
 import { Float64, RecordBatch, Struct, makeData } from 'apache-arrow';
 import type { ResultRow } from '../report.js';
 import { agreementNotes, compare, type BenchContext, type Workload } from './workload.js';
