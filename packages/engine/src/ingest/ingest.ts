@@ -116,6 +116,7 @@ async function writeAll(
       }
       return { written: await sink.finish(), rows };
     }
+    if (!source.batches) throw new Error('a file reader offers neither batches nor partitions'); // a programming error
     for await (const { batch, bytes } of source.batches(match.types)) {
       // rows still to come, guessed from the bytes read so far (sizes the partition's buffers)
       const expected = bytes > 0 ? Math.ceil(((rows + batch.numRows) * file.size * 17) / (bytes * 16)) - rows : 0;

@@ -23,12 +23,12 @@ export interface FileSource {
    */
   wholeSchema?(): Promise<Schema>;
   /**
-   * The rows, batch by batch. `types` (by file column name) are the types text columns parse into
-   * (CSV); typed formats yield their own types and ignore it.
+   * The rows, batch by batch, when the reader does not offer `partitions`. `types` (by file column
+   * name) are the types text columns parse into (CSV); typed formats yield their own types and ignore it.
    */
-  batches(types: ReadonlyMap<string, DataType>): AsyncIterable<SourceBatch>;
+  batches?(types: ReadonlyMap<string, DataType>): AsyncIterable<SourceBatch>;
   /**
-   * Present when the reader can do the rest too: the rows conformed to `schema` (file column names
+   * Present when the reader does the rest itself (then it has no `batches`): the rows conformed to `schema` (file column names
    * mapped by `rename`) and gathered into partitions of `partitionRows` rows (the last may be
    * shorter), each column with its zone map. Yields progress as rows arrive; `filled` when a
    * partition is complete. Errors are the ones `conformFileBatch` raises, in file order.

@@ -16,7 +16,6 @@ export type ToWorker =
   | { readonly kind: 'open'; readonly session: number; readonly size: number }
   | { readonly kind: 'range'; readonly req: number; readonly bytes: Uint8Array }
   | { readonly kind: 'range-error'; readonly req: number; readonly message: string }
-  | { readonly kind: 'read'; readonly session: number; readonly group: number }
   /** The table the rows go into: its schema (IPC), file → table column names, the table's name. */
   | { readonly kind: 'target'; readonly session: number; readonly schema: Uint8Array; readonly rename: readonly (readonly [string, string])[]; readonly table: string }
   /** Decode, conform (file rows from `firstRow`) and place row group `group` into `targets`. */
@@ -26,7 +25,6 @@ export type ToWorker =
 export type FromWorker =
   | { readonly kind: 'range'; readonly req: number; readonly start: number; readonly end: number }
   | { readonly kind: 'meta'; readonly session: number; readonly schema: Uint8Array; readonly groups: readonly RowGroupInfo[]; readonly kv: readonly (readonly [string, string])[] }
-  | { readonly kind: 'group'; readonly session: number; readonly group: number; readonly ipc: Uint8Array }
   | { readonly kind: 'placed'; readonly session: number; readonly group: number; readonly pieces: readonly Piece[] }
   /** A row of the group does not convert: the engine error, to be raised when the group's turn comes. */
   | { readonly kind: 'invalid'; readonly session: number; readonly group: number; readonly code: string; readonly message: string; readonly context: ErrorContext }

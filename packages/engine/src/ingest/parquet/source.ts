@@ -1,7 +1,7 @@
-// Parquet ingest, main-thread side: worker threads decode row groups (see worker.ts), two at once,
-// alternating; this side serves them file bytes from the BlobStore and turns their IPC bytes (in
-// shared memory, so no copy on this thread) back into record batches in order, keeping AHEAD row
-// groups per worker requested beyond the one being converted.
+// Parquet ingest, main-thread side: worker threads decode, conform and place row groups (see
+// worker.ts, place.ts), two at once, alternating; this side serves them file bytes from the
+// BlobStore and assembles the placed pieces into partitions in order, keeping AHEAD row groups per
+// worker requested beyond the one being assembled.
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { Field, Schema, Table, Type, tableFromIPC, tableToIPC } from 'apache-arrow';
@@ -9,7 +9,7 @@ import type { StoreContext } from '../../context.js';
 import { type ErrorCode, type ErrorContext, HaloclineError } from '../../errors.js';
 import type { RawRecord } from '../../raw/entry.js';
 import type { BlobReader } from '../../storage/blobstore.js';
-import type { FileSource, FilledProgress, SourceBatch } from '../source.js';
+import type { FileSource, FilledProgress } from '../source.js';
 import { PartitionFill } from './assemble.js';
 import type { Piece, PartTarget } from './place.js';
 import type { FromWorker, RowGroupInfo, ToWorker } from './protocol.js';
@@ -43,7 +43,6 @@ export class ParquetSource implements FileSource {
   private readonly session = ++sessions;
   private decoders: Decoder[] = [];
   private meta: Promise<Meta> | undefined;
-  private readonly groups = new Map<number, Deferred<Uint8Array>>();
   private readonly placedGroups = new Map<number, Deferred<Piece[]>>();
   private failure: Error | undefined;
   private onMeta: Deferred<Meta> | undefined;
@@ -62,19 +61,6 @@ export class ParquetSource implements FileSource {
 
   async schema(): Promise<Schema> {
     return (await this.start()).schema;
-  }
-
-  async *batches(): AsyncGenerator<SourceBatch> {
-    const { groups } = await this.start();
-    let bytes = 0;
-    for (let g = 0; g < groups.length; g++) {
-      this.aheadOf(g, (k) => this.request(k));
-      const ipc = await this.group(g);
-      bytes += groups[g]!.bytes;
-      const table = tableFromIPC(ipc);
-      for (const batch of table.batches) yield { batch, bytes: Math.min(bytes, this.file.size) };
-      this.groups.delete(g);
-    }
   }
 
   /**
@@ -216,10 +202,6 @@ export class ParquetSource implements FileSource {
         this.placedGroups.get(m.group)?.reject(new HaloclineError(m.code as ErrorCode, m.message, context));
         break;
       }
-      case 'group':
-        d.owed--;
-        this.groups.get(m.group)?.resolve(m.ipc);
-        break;
       case 'error':
         this.fail(m.message);
         break;
@@ -239,25 +221,10 @@ export class ParquetSource implements FileSource {
     }
   }
 
-  private request(g: number): void {
-    if (this.groups.has(g) || this.failure) return;
-    this.groups.set(g, deferred());
-    const d = this.decoders[g % this.decoders.length]!;
-    d.owed++;
-    d.worker.postMessage({ kind: 'read', session: this.session, group: g } satisfies ToWorker);
-  }
-
-  private group(g: number): Promise<Uint8Array> {
-    if (this.failure) return Promise.reject(this.failure);
-    this.request(g);
-    return this.groups.get(g)!.promise;
-  }
-
   private fail(message: string): void {
     if (this.failure) return;
     this.failure = new HaloclineError('InvalidData', `not a readable Parquet file: ${message}`, { path: this.file.name });
     this.onMeta?.reject(this.failure);
-    for (const d of this.groups.values()) d.reject(this.failure);
     for (const d of this.placedGroups.values()) d.reject(this.failure);
   }
 }

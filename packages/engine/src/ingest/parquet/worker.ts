@@ -55,14 +55,6 @@ async function open(session: number, size: number): Promise<void> {
   send({ kind: 'meta', session, schema: f.schema().intoIPCStream(), groups, kv });
 }
 
-async function read(session: number, group: number): Promise<void> {
-  if (current?.session !== session) return;
-  const f = await current.file;
-  const rows = f.metadata().rowGroup(group).numRows();
-  const table = await f.read({ rowGroups: [group], batchSize: Math.max(1, rows) });
-  send({ kind: 'group', session, group, ipc: shared(table.intoIPCStream()) });
-}
-
 // decodes, conforms and places a row group; a row that does not convert is reported for this group
 async function place(session: number, group: number, firstRow: number, targets: readonly PartTarget[]): Promise<void> {
   if (current?.session !== session || !current.target) return;
@@ -92,13 +84,6 @@ async function place(session: number, group: number, firstRow: number, targets: 
   send({ kind: 'placed', session, group, pieces });
 }
 
-// bytes copied into shared memory here, so the main thread receives them without a copy
-function shared(bytes: Uint8Array): Uint8Array {
-  const out = new Uint8Array(new SharedArrayBuffer(bytes.byteLength));
-  out.set(bytes);
-  return out;
-}
-
 const fail = (session: number) => (e: unknown) => send({ kind: 'error', session, message: e instanceof Error ? e.message : String(e) });
 
 port.on('message', (m: ToWorker) => {
@@ -113,9 +98,6 @@ port.on('message', (m: ToWorker) => {
     case 'range-error':
       waiting.get(m.req)?.reject(new Error(m.message));
       waiting.delete(m.req);
-      break;
-    case 'read':
-      read(m.session, m.group).catch(fail(m.session));
       break;
     case 'target':
       if (current?.session === m.session) {
