@@ -35,3 +35,11 @@ export function valueWidth(type: DataType): number {
       return (type.ArrayType as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT * ((type as { stride?: number }).stride ?? 1);
   }
 }
+
+/** A copy of `a` (same element type) in a SharedArrayBuffer, so another thread can read it in place. */
+export function sharedCopy<T extends ArrayBufferView>(a: T): T {
+  const Ctor = a.constructor as new (b: SharedArrayBuffer) => T & { set(v: ArrayLike<unknown>): void };
+  const out = new Ctor(new SharedArrayBuffer(a.byteLength));
+  out.set(a as unknown as ArrayLike<unknown>);
+  return out;
+}

@@ -4,6 +4,7 @@ import { Data, DataType, type Schema } from 'apache-arrow';
 import { Piscina } from 'piscina';
 import type { ZoneStats } from '../expr/kernel.js';
 import { type ErrorCode, HaloclineError } from '../errors.js';
+import { sharedCopy } from '../exec/arrays.js';
 import { workerModule } from '../exec/pool.js';
 import { encodeSchema } from '../schema/serialize.js';
 import type { PartRecord } from '../storage/records.js';
@@ -115,10 +116,6 @@ function shareable(data: Data): boolean {
 }
 
 function toShared(view: ArrayBufferView, copy: boolean): ArrayBufferView {
-  if (view.buffer instanceof SharedArrayBuffer && !copy) return view;
-  const Ctor = view.constructor as new (buffer: SharedArrayBuffer) => ArrayBufferView & { set(a: ArrayBufferView): void };
-  const out = new Ctor(new SharedArrayBuffer(view.byteLength));
-  out.set(view);
-  return out;
+  return view.buffer instanceof SharedArrayBuffer && !copy ? view : sharedCopy(view);
 }
 

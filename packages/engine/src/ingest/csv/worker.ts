@@ -10,6 +10,7 @@ import { lastRecordEnd } from './blocks.js';
 import { Piece, fieldColumn } from './fields.js';
 import type { ColumnBuffers, ParseReply, ParseRequest, SchemaMessage } from './protocol.js';
 import { Fields, tokenize } from './tokenize.js';
+import { sharedCopy } from '../../exec/arrays.js';
 
 /** Bytes of CSV parsed at once (a few hundred records). */
 const PIECE_BYTES = 1 << 16;
@@ -105,17 +106,10 @@ function joinShared(type: DataType, chunks: readonly Data[]): ColumnBuffers {
 
 function sharedBuffers(data: Data): ColumnBuffers {
   return {
-    values: shared(data.values),
-    offsets: data.valueOffsets ? shared(data.valueOffsets) : undefined,
-    bitmap: data.nullCount > 0 && data.nullBitmap ? shared(data.nullBitmap) : undefined,
+    values: sharedCopy(data.values),
+    offsets: data.valueOffsets ? sharedCopy(data.valueOffsets) : undefined,
+    bitmap: data.nullCount > 0 && data.nullBitmap ? sharedCopy(data.nullBitmap) : undefined,
     nullCount: data.nullCount,
   };
 }
 
-// a copy of `a` in a SharedArrayBuffer
-function shared<T extends ArrayBufferView>(a: T): T {
-  const ctor = a.constructor as new (b: SharedArrayBuffer) => T & { set(v: T): void };
-  const out = new ctor(new SharedArrayBuffer(a.byteLength));
-  out.set(a);
-  return out;
-}

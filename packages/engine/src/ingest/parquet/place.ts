@@ -6,6 +6,7 @@ import { type Data, type DataType, type RecordBatch, Type } from 'apache-arrow';
 import type { ZoneStats } from '../../expr/kernel.js';
 import { zeroOffset } from '../../data/layout.js';
 import { zoneStats } from '../../storage/zonemap.js';
+import { sharedCopy } from '../../exec/arrays.js';
 
 /** Where one stretch of a row group goes: rows [groupRow, groupRow + rows) at partition row partRow. */
 export interface PartTarget {
@@ -101,7 +102,5 @@ function validityOf(data: Data): Uint8Array | null {
 
 // the first `bytes` bytes of `view`, copied into shared memory (the receiver gets them without a copy)
 function shared(view: ArrayBufferView, bytes: number): Uint8Array {
-  const out = new Uint8Array(new SharedArrayBuffer(bytes));
-  out.set(new Uint8Array(view.buffer, view.byteOffset, bytes));
-  return out;
+  return sharedCopy(new Uint8Array(view.buffer, view.byteOffset, bytes));
 }
