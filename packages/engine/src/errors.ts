@@ -67,7 +67,8 @@ export function isHaloclineError(e: unknown, code?: ErrorCode): e is HaloclineEr
 
 const contextKeys = ['table', 'column', 'row', 'position', 'token', 'query', 'value', 'path'] as const;
 
-function ownContext(e: HaloclineError): ErrorContext {
+/** The context fields `e` has (undefined ones left out), e.g. to send it to another thread. */
+export function ownContext(e: HaloclineError): ErrorContext {
   const out: Record<string, unknown> = {};
   for (const k of contextKeys) if (e[k] !== undefined) out[k] = e[k];
   return out as ErrorContext;

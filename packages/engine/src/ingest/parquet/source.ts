@@ -6,7 +6,7 @@ import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { Field, Schema, Table, Type, tableFromIPC, tableToIPC } from 'apache-arrow';
 import type { StoreContext } from '../../context.js';
-import { type ErrorCode, type ErrorContext, HaloclineError } from '../../errors.js';
+import { type ErrorCode, HaloclineError } from '../../errors.js';
 import type { RawRecord } from '../../raw/entry.js';
 import type { BlobReader } from '../../storage/blobstore.js';
 import type { FileSource, FilledProgress } from '../source.js';
@@ -198,8 +198,7 @@ export class ParquetSource implements FileSource {
         break;
       case 'invalid': {
         d.owed--;
-        const context = Object.fromEntries(Object.entries(m.context).filter(([, v]) => v !== undefined)) as ErrorContext;
-        this.placedGroups.get(m.group)?.reject(new HaloclineError(m.code as ErrorCode, m.message, context));
+        this.placedGroups.get(m.group)?.reject(new HaloclineError(m.code as ErrorCode, m.message, m.context));
         break;
       }
       case 'error':

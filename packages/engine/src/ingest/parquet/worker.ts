@@ -5,7 +5,7 @@ import { parentPort } from 'node:worker_threads';
 import { type Schema, tableFromIPC } from 'apache-arrow';
 import { parseRecordBatch } from 'arrow-js-ffi';
 import { ParquetFile, wasmMemory } from 'parquet-wasm';
-import { HaloclineError } from '../../errors.js';
+import { HaloclineError, ownContext } from '../../errors.js';
 import { conformFileBatch } from '../conform.js';
 import { type PartTarget, placeBatch } from './place.js';
 import type { FromWorker, ToWorker } from './protocol.js';
@@ -75,8 +75,7 @@ async function place(session: number, group: number, firstRow: number, targets: 
     }
   } catch (e) {
     if (!(e instanceof HaloclineError)) throw e;
-    const { table: t, column, row, value } = e;
-    send({ kind: 'invalid', session, group, code: e.code, message: e.message, context: { table: t, column, row, value } });
+    send({ kind: 'invalid', session, group, code: e.code, message: e.message, context: ownContext(e) });
     return;
   } finally {
     decoded.free();
