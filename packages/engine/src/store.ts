@@ -15,11 +15,11 @@ import { ColumnCache } from './storage/cache.js';
 import { openLmdbMetaStore } from './storage/lmdb.js';
 import { LocalBlobStore } from './storage/localfs.js';
 import type { MetaStore } from './storage/metastore.js';
-import { type GarbageRecord, type PartRecord, READABLE_FORMATS, STORE_FORMAT, STORE_KEY, type TableRecord, garbagePrefix, partsFolder, tablePrefix } from './storage/records.js';
+import { READABLE_FORMATS, STORE_FORMAT, STORE_KEY, type TableRecord, tablePrefix } from './storage/records.js';
 import { collectGarbage } from './mvcc/garbage.js';
+import { removeOrphans } from './mvcc/orphans.js';
 import { Readers } from './mvcc/readers.js';
 import { Table } from './table.js';
-import { type RawRecord, rawFolder } from './raw/entry.js';
 import { PartWriter } from './write/part-writer.js';
 
 /** Options of `openStore`; only `path` is required. */
@@ -216,15 +216,4 @@ async function checkFormat(meta: MetaStore, path: string): Promise<void> {
     throw new HaloclineError('Corrupt', `${path}: got a v${format.version} store, expected v${READABLE_FORMATS.join(' or v')}`, { path });
   }
   if (format.version !== STORE_FORMAT.version) await meta.write((tx) => tx.put(STORE_KEY, STORE_FORMAT));
-}
-
-// files no committed partition, garbage entry or raw-file entry refers to are leftovers of a crash
-// or a rollback, unless a live process (its token in the name) is still writing them
-async function removeOrphans(meta: MetaStore, blobs: LocalBlobStore, readers: Readers): Promise<void> {
-  const records = [...meta.range<PartRecord>('p/'), ...meta.range<GarbageRecord>(garbagePrefix), ...meta.range<RawRecord>('f/')];
-  const referenced = new Set(records.map(([, r]) => r.file));
-  const live = readers.liveTokens();
-  const writing = (f: string) => live.has(f.slice(f.lastIndexOf('/') + 1).split('-')[1] ?? '');
-  const files = [...(await blobs.list(partsFolder)), ...(await blobs.list(rawFolder))];
-  await Promise.all(files.filter((f) => !referenced.has(f) && !writing(f)).map((f) => blobs.remove(f)));
 }

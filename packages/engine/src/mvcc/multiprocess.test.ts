@@ -1,15 +1,13 @@
 // Several processes on one store: interleaved commits, first-committer-wins across processes, pins and orphans.
-import { spawn } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Field, Int32, Schema } from 'apache-arrow';
 import { expect, it } from 'vitest';
 import { openStore } from '../index.js';
 import type { StoreContext } from '../context.js';
+import { runChild as run } from '../test-util/mp.js';
 import { tempDir } from '../test-util/tmp.js';
 
-const child = fileURLToPath(new URL('../test-util/mp-child.ts', import.meta.url));
 const STEPS = 12;
 const CONTENDED = 15;
 
@@ -53,19 +51,3 @@ it('interleaves commits of several processes without losing or double-applying a
     await dir.remove();
   }
 });
-
-// runs one child to completion; its stdout lines, or a failure with its stderr
-function run(path: string, role: string, name: string, count: number): Promise<string[]> {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', child, path, role, name, String(count)], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    proc.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    proc.on('exit', (code) => {
-      const lines = out.split('\n').filter(Boolean);
-      if (code === 0 && lines.at(-1) === 'done') resolve(lines);
-      else reject(new Error(`${role} ${name} exited with ${code}: ${err}`));
-    });
-  });
-}

@@ -75,6 +75,7 @@ export class Readers {
 
   /** Tokens of every live process registered on the store, this one included. */
   liveTokens(): Set<string> {
+    this.db.resetReadTxn(); // a process registered a moment ago counts
     const out = new Set<string>();
     for (const { key } of this.db.getRange({ start: 'x/', end: 'x/\uffff' })) {
       const token = key.slice(2);

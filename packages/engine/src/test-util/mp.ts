@@ -1,0 +1,21 @@
+// Runs test-util/mp-child.ts in a child process on a store, for tests that need another process.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const child = fileURLToPath(new URL('./mp-child.ts', import.meta.url));
+
+/** Runs one child role to completion; resolves with its stdout lines, rejects with its stderr. */
+export function runChild(path: string, role: string, name: string, count: number): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, ['--import', 'tsx', child, path, role, name, String(count)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    proc.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    proc.on('exit', (code) => {
+      const lines = out.split('\n').filter(Boolean);
+      if (code === 0 && lines.at(-1) === 'done') resolve(lines);
+      else reject(new Error(`${role} ${name} exited with ${code}: ${err}`));
+    });
+  });
+}
