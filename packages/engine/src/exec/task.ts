@@ -9,6 +9,8 @@ export interface TaskFilter {
   readonly typed: TypedExpr;
   readonly key: string;
   readonly columns: readonly string[];
+  /** The filter holds an exact geometry predicate: costly per candidate row (see read/execute.ts `run`). */
+  readonly exact?: boolean;
 }
 
 /** A column chunk given to a scan: kernel arrays plus what gather needs. */

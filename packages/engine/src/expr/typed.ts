@@ -149,6 +149,11 @@ export function columnNodes(expr: TypedExpr): TypedColumn[] {
   return found;
 }
 
+/** True when `expr` holds an exact geometry predicate (costly per candidate row, unlike a comparison). */
+export function hasGeoPredicate(expr: TypedExpr): boolean {
+  return expr.kind === 'geo' || visit(childrenOf, expr).some(hasGeoPredicate);
+}
+
 /** The names of `columnNodes(expr)`. */
 export function referencedColumns(expr: TypedExpr): string[] {
   return columnNodes(expr).map((c) => c.name);

@@ -157,9 +157,11 @@ function deletedColumnsOf(deleted: Deleted, rows: Int32Array, columns: Readonly<
 export function run(ctx: StoreContext, part: PartRecord, t: ScanTask, parallel: boolean) {
   const rowRange = t.sortedBy !== undefined && t.rowRange === undefined ? sortedRange(t) : (t.rowRange ?? null);
   const rows = rowRange === null ? part.rows : rowRange[1] - rowRange[0];
-  // a narrowed range stays on the pool unless it is tiny: its rows may carry costly predicates
-  // (exact geometry) that partitions running side by side share between the workers
-  const inline = rowRange === null ? rows < ctx.options.inlineRows : rows < ctx.options.inlineRows >> 4;
+  // a narrowed range under an exact geometry predicate stays on the pool unless it is tiny: its rows
+  // are the query box's candidates, each costly, which partitions running side by side share
+  // between the workers; under comparisons only, a range is as cheap per row as a whole partition
+  const costly = rowRange !== null && t.filter?.exact === true;
+  const inline = rows < (costly ? ctx.options.inlineRows >> 4 : ctx.options.inlineRows);
   const executor = ctx.pool !== null && parallel && !inline ? ctx.pool : ctx.inline;
   const end = ctx.reads.begin();
   return executor.run(t.sortedBy === undefined ? t : { ...t, rowRange }).finally(end);
