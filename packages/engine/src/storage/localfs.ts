@@ -125,13 +125,32 @@ class LocalBlobWriter implements BlobWriter {
   }
 }
 
-async function writeFully(fh: FileHandle, bytes: Uint8Array, at: number): Promise<void> {
-  let done = 0;
-  while (done < bytes.length) {
-    const { bytesWritten } = await fh.write(bytes, done, bytes.length - done, at + done);
-    done += bytesWritten;
-  }
+/**
+ * Writes `bytes` at `at` in calls that stay within one WRITE_BYTES block of the file each (see
+ * WRITE_BYTES), WRITE_LANES of them in flight at a time so the thread pool round trips overlap.
+ */
+export async function writeFully(fh: Pick<FileHandle, 'write'>, bytes: Uint8Array, at: number): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < bytes.length) {
+      const from = next;
+      const to = Math.min(bytes.length, from + WRITE_BYTES - ((at + from) % WRITE_BYTES));
+      next = to;
+      for (let done = from; done < to; ) {
+        const { bytesWritten } = await fh.write(bytes, done, to - done, at + done);
+        done += bytesWritten;
+      }
+    }
+  };
+  const lanes = Math.min(WRITE_LANES, Math.ceil(bytes.length / WRITE_BYTES));
+  // every lane settles before this does: the file is not closed under a write in flight
+  const failed = (await Promise.allSettled(Array.from({ length: lanes }, lane))).find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
 }
+
+// block writes in flight per append: one 70 MB append took 54-86 ms this way against 180-500 ms
+// one block at a time and 260-440 ms in one call (cold free memory, session 5)
+const WRITE_LANES = 8;
 
 async function syncDir(dir: string): Promise<void> {
   const fh = await open(dir, 'r');
@@ -144,7 +163,7 @@ async function syncDir(dir: string): Promise<void> {
 
 /**
  * Writes `chunks` as the file `path` under `root` with synchronous calls (for a thread of its own,
- * `write/part-worker.ts`): temp file, one gathered write per batch of chunks, fsync, rename,
+ * `write/part-worker.ts`): temp file, gathered writes of WRITE_BYTES each, fsync, rename,
  * directory fsync. The temp file is removed when it fails; a crash leaves it for open to remove.
  */
 export function writeFileDurably(root: string, path: string, chunks: readonly Uint8Array[]): void {
@@ -154,8 +173,7 @@ export function writeFileDurably(root: string, path: string, chunks: readonly Ui
   const fd = openSync(tmp, 'w');
   let open = true;
   try {
-    let position = 0;
-    for (let i = 0; i < chunks.length; i += WRITEV_MAX) position += writeAllSync(fd, chunks.slice(i, i + WRITEV_MAX), position);
+    writeAllSync(fd, chunks);
     fsyncSync(fd);
     closeSync(fd);
     open = false;
@@ -174,12 +192,48 @@ export function writeFileDurably(root: string, path: string, chunks: readonly Ui
   }
 }
 
+/**
+ * Bytes per write call at most. The kernel sizes the page-cache folios of a buffered write by the
+ * bytes the call has left (ext4 large folios), and folios above 32 KiB (order 3) come from the buddy
+ * allocator's high-order blocks, not the per-CPU lists of recently freed pages. On a VM whose free
+ * memory goes back to the host (virtio-balloon free page reporting, as on the bench machine) each
+ * first touch of such a block faults on the host: one 70 MB writev measured 110-290 ms of system
+ * time against 27-45 ms in 32 KiB calls (storage/localfs.ts notes in docs/architecture.md).
+ */
+export const WRITE_BYTES = 1 << 15;
+
 // chunks per writev call (IOV_MAX is 1024 on Linux)
 const WRITEV_MAX = 512;
 
+/**
+ * Writes `chunks` in order from position 0, in calls of WRITE_BYTES (the last may be shorter), each
+ * starting on a multiple of it; returns the bytes written.
+ */
+export function writeAllSync(fd: number, chunks: readonly Uint8Array[], write: typeof writevSync = writevSync): number {
+  let position = 0;
+  let batch: Uint8Array[] = [];
+  let bytes = 0;
+  const flush = () => {
+    writeBatch(fd, batch, bytes, position, write);
+    position += bytes;
+    batch = [];
+    bytes = 0;
+  };
+  for (const c of chunks) {
+    for (let at = 0; at < c.length; ) {
+      const n = Math.min(c.length - at, WRITE_BYTES - bytes);
+      batch.push(n === c.length ? c : c.subarray(at, at + n));
+      bytes += n;
+      at += n;
+      if (bytes === WRITE_BYTES || batch.length === WRITEV_MAX) flush();
+    }
+  }
+  if (bytes > 0) flush();
+  return position;
+}
+
 // writev may write less than asked: continue from where it stopped
-function writeAllSync(fd: number, chunks: Uint8Array[], position: number): number {
-  const total = chunks.reduce((n, c) => n + c.length, 0);
+function writeBatch(fd: number, chunks: Uint8Array[], total: number, position: number, write: typeof writevSync): void {
   let done = 0;
   while (done < total) {
     let skip = done;
@@ -191,9 +245,8 @@ function writeAllSync(fd: number, chunks: Uint8Array[], position: number): numbe
         skip = 0;
       }
     }
-    done += writevSync(fd, rest, position + done);
+    done += write(fd, rest, position + done);
   }
-  return total;
 }
 
 function resolveIn(root: string, path: string): string {

@@ -10,6 +10,7 @@ import { openSnapshot } from '../read/snapshot.js';
 import { zoneStats } from '../storage/zonemap.js';
 import { tempDir } from '../test-util/tmp.js';
 import { WRITER_NICE } from './part-writer.js';
+import { MIN_POOLED } from './shared-pool.js';
 import { mergeParts } from './partition.js';
 
 const schema = new Schema([
@@ -111,6 +112,42 @@ describe('part writer', () => {
       }
       expect(await t.select('id >= 0').count()).toBe(100);
       expect((await t.select('id < 3').all()).map((r) => r.id)).toEqual([0, 1, 2]);
+    } finally {
+      await store.close();
+      await dir.remove();
+    }
+  });
+
+  it('copies appends into pooled buffers, reused by the next append and given back after each', async () => {
+    const dir = await tempDir();
+    // inlineRows 1: no delta is warmed into the cache, so every column goes through the pool
+    const store = await openStore({ path: dir.path, workers: 1, compactRun: 100, inlineRows: 1 });
+    try {
+      const t = store.table('obs');
+      await t.create(schema);
+      const ctx = (store as unknown as { ctx: StoreContext }).ctx;
+      const pool = ctx.partWriter!.buffers;
+      const batch = (from: number, n: number) => Array.from({ length: n }, (_, i) => row(from + i));
+      const acquired: SharedArrayBuffer[][] = [];
+      const acquire = pool.acquire.bind(pool);
+      pool.acquire = (bytes) => {
+        const b = acquire(bytes);
+        if (b.byteLength >= MIN_POOLED) acquired.at(-1)!.push(b);
+        return b;
+      };
+      // 20k rows: the float and int64 columns (160 KB) are pooled, the small ones allocated
+      acquired.push([]);
+      await t.insert(batch(0, 20_000));
+      const held = pool.bytesHeld;
+      expect(held).toBe(acquired[0]!.reduce((n, b) => n + b.byteLength, 0)); // all given back once written
+      expect(held).toBeGreaterThan(0);
+      // same shape, fewer rows: the same buffers again, holding other values over part of their length
+      acquired.push([]);
+      await t.insert(batch(20_000, 18_000));
+      expect(new Set(acquired[1])).toEqual(new Set(acquired[0]));
+      expect(pool.bytesHeld).toBe(held);
+      const all = await rows(t);
+      expect(all).toEqual(batch(0, 38_000).map((r) => JSON.stringify(r, (_k, v) => (typeof v === 'bigint' ? `${v}n` : Number.isNaN(v) ? 'NaN' : v))));
     } finally {
       await store.close();
       await dir.remove();

@@ -9,6 +9,7 @@ import { workerModule } from '../exec/pool.js';
 import { encodeSchema } from '../schema/serialize.js';
 import type { PartRecord } from '../storage/records.js';
 import type { EncodedPart } from './partition.js';
+import { SharedPool } from './shared-pool.js';
 
 /** Nice value of the writer thread: scans (nice 0) get about nine tenths of a core it contends for. */
 export const WRITER_NICE = 10;
@@ -44,6 +45,8 @@ export type PartWriteReply = { ok: EncodedPart } | { error: { code: string; mess
 export class PartWriter {
   private readonly pool: Piscina;
   private readonly schemas = new WeakMap<Schema, Uint8Array>();
+  /** Where the copies of unshared columns go: reused from append to append (`shared-pool.ts`). */
+  readonly buffers = new SharedPool();
 
   constructor(private readonly root: string) {
     const { filename, execArgv } = workerModule('./part-worker', import.meta.url);
@@ -56,9 +59,24 @@ export class PartWriter {
     return columns.every(shareable);
   }
 
-  /** Encodes and durably writes one partition file; nothing is left behind when it fails. */
+  /**
+   * Encodes and durably writes one partition file; nothing is left behind when it fails. Columns not
+   * in shared memory are copied into pooled buffers, given back to the pool once the thread is done.
+   */
   async write(part: { id: string; file: string; schema: Schema; columns: readonly Data[]; known?: Readonly<Record<string, ZoneStats>> }): Promise<EncodedPart> {
-    return this.run({ root: this.root, id: part.id, file: part.file, schema: this.schemaBytes(part.schema), columns: part.columns.map((c) => share(c)), ...(part.known ? { known: part.known } : {}) });
+    const leased: SharedArrayBuffer[] = [];
+    const alloc = (bytes: number) => {
+      const b = this.buffers.acquire(bytes);
+      leased.push(b);
+      return b;
+    };
+    try {
+      const columns = part.columns.map((c) => share(c, false, alloc));
+      return await this.run({ root: this.root, id: part.id, file: part.file, schema: this.schemaBytes(part.schema), columns, ...(part.known ? { known: part.known } : {}) });
+    } finally {
+      // the task has ended (resolved, or rejected when the thread died): nothing reads them any more
+      for (const b of leased) this.buffers.release(b);
+    }
   }
 
   /**
@@ -85,6 +103,7 @@ export class PartWriter {
 
   async close(): Promise<void> {
     await this.pool.destroy();
+    this.buffers.clear();
   }
 }
 
@@ -92,9 +111,9 @@ export class PartWriter {
  * A chunk's buffers in SharedArrayBuffers: shared ones as they are, others copied once (posting
  * an ordinary buffer would clone the whole buffer behind a view; transferring would detach it).
  */
-export function share(data: Data, copy = false): SharedData {
-  const buffers = [data.valueOffsets, data.values, data.nullBitmap, data.typeIds].map((b) => (b ? toShared(b as ArrayBufferView, copy) : undefined));
-  return { offset: data.offset, length: data.length, nullCount: data.nullCount, buffers, children: data.children.map((c) => share(c, copy)) };
+export function share(data: Data, copy = false, alloc?: (bytes: number) => SharedArrayBuffer): SharedData {
+  const buffers = [data.valueOffsets, data.values, data.nullBitmap, data.typeIds].map((b) => (b ? toShared(b as ArrayBufferView, copy, alloc) : undefined));
+  return { offset: data.offset, length: data.length, nullCount: data.nullCount, buffers, children: data.children.map((c) => share(c, copy, alloc)) };
 }
 
 /**
@@ -115,7 +134,7 @@ function shareable(data: Data): boolean {
   return !DataType.isDictionary(data.type) && (data.variadicBuffers?.length ?? 0) === 0 && data.children.every(shareable);
 }
 
-function toShared(view: ArrayBufferView, copy: boolean): ArrayBufferView {
-  return view.buffer instanceof SharedArrayBuffer && !copy ? view : sharedCopy(view);
+function toShared(view: ArrayBufferView, copy: boolean, alloc?: (bytes: number) => SharedArrayBuffer): ArrayBufferView {
+  return view.buffer instanceof SharedArrayBuffer && !copy ? view : sharedCopy(view, alloc);
 }
 

@@ -73,7 +73,8 @@ export async function writePart(
     // written (copies: the caller may reuse its buffers), so a reader after the commit does not
     // read them back; the LRU evicts them if nobody does
     const warm = columns[0] !== undefined && columns[0].length < ctx.options.inlineRows;
-    const shared = columns.map((c) => sharedData(c, warm));
+    // cached columns are copies of their own; others go to the thread in its pooled buffers
+    const shared = warm ? columns.map((c) => sharedData(c, true)) : columns;
     const part: WrittenPart = { table, file, ...(await ctx.partWriter.write({ id, file, schema, columns: shared, known })) };
     if (warm) warmColumns(ctx, part, schema.fields.map((f) => f.name), shared);
     return part;
