@@ -1,7 +1,7 @@
 // Views an Arrow Data chunk as the plain typed arrays that kernels and scans take.
-import { type Data, type DataType, Type } from 'apache-arrow';
+import { type Data, type DataType, Type, makeData } from 'apache-arrow';
 import type { ColumnArrays } from '../expr/kernel.js';
-import type { TaskColumn } from './task.js';
+import type { ResultColumn, TaskColumn } from './task.js';
 
 /**
  * The kernel view of one Arrow chunk. Requires `data.offset === 0` (chunks read from partition
@@ -42,4 +42,16 @@ export function sharedCopy<T extends ArrayBufferView>(a: T): T {
   const out = new Ctor(new SharedArrayBuffer(a.byteLength));
   out.set(a as unknown as ArrayLike<unknown>);
   return out;
+}
+
+/** A scan's result column (gathered rows) as an Arrow chunk of `type` and `length` rows. */
+export function resultData(type: DataType, length: number, c: ResultColumn): Data {
+  return makeData({
+    type,
+    length,
+    nullCount: c.nullCount,
+    nullBitmap: c.validity ?? undefined,
+    data: c.values,
+    valueOffsets: c.offsets ?? undefined,
+  } as never);
 }

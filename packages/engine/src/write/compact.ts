@@ -113,20 +113,28 @@ export async function compactOnce(ctx: StoreContext, name: string, tableId: stri
   return true;
 }
 
-// the live rows of the run as one partition (none when every row is deleted)
+// the live rows of the run as one partition (none when every row is deleted); rows keep their order,
+// so a single partition sorted by a column stays sorted by it. With a part writer, its thread reads
+// the inputs and drops the deleted rows: the caller's thread only waits.
 async function rewrite(ctx: StoreContext, snap: Snapshot, run: readonly PartRecord[]): Promise<WrittenPart[]> {
   const schema = snap.schema;
-  if (run.every((p) => !snap.deleted.has(p.id))) {
-    if (ctx.partWriter) return [await mergeParts(ctx, ctx.partWriter, snap.record.id, schema, run, mergedZones(run))];
+  const order = run.length === 1 && run[0]!.sortedBy !== undefined ? { sortedBy: run[0]!.sortedBy } : {};
+  const clean = run.every((p) => !snap.deleted.has(p.id));
+  if (!clean && run.every((p) => liveRows(snap, p) === 0)) return [];
+  if (ctx.partWriter) {
+    const inputs = run.map((p) => ({ ...p, deleted: snap.deleted.get(p.id)?.bits }));
+    return [{ ...(await mergeParts(ctx, ctx.partWriter, snap.record.id, schema, inputs, clean ? mergedZones(run) : undefined)), ...order }];
+  }
+  if (clean) {
     const columns = await Promise.all(
       schema.fields.map(async (f) => concatData(f.type, await Promise.all(run.map((p) => loadColumn(ctx, p, f.name, false))))),
     );
-    return [await writePart(ctx, snap.record.id, schema, columns, mergedZones(run))];
+    return [{ ...(await writePart(ctx, snap.record.id, schema, columns, mergedZones(run))), ...order }];
   }
   const batches: RecordBatch[] = [];
   for await (const b of scanBatches(ctx, { ...snap, parts: run }, plan(schema, snap.record.name, undefined))) batches.push(b);
   const rows = batches.reduce((n, b) => n + b.numRows, 0);
-  return rows === 0 ? [] : [await writePart(ctx, snap.record.id, schema, sliceColumns(schema, batches, 0, rows), undefined, true)];
+  return [{ ...(await writePart(ctx, snap.record.id, schema, sliceColumns(schema, batches, 0, rows), undefined, true)), ...order }];
 }
 
 /**
