@@ -3,7 +3,7 @@ import type { StoreContext } from '../context.js';
 import { isHaloclineError } from '../errors.js';
 import type { RecordBatch } from 'apache-arrow';
 import { scanBatches } from '../read/execute.js';
-import { loadColumn } from '../read/load.js';
+import { cachedColumns, loadColumn, warmColumnsOf } from '../read/load.js';
 import { plan } from '../read/plan.js';
 import { type Snapshot, liveRows, openSnapshot } from '../read/snapshot.js';
 import { concatForwards } from '../mvcc/forward.js';
@@ -103,7 +103,9 @@ export async function compactOnce(ctx: StoreContext, name: string, tableId: stri
   }
   try {
     const add = written.map((w) => ({ ...w, seq: 'seq' in w && typeof w.seq === 'number' ? w.seq : run[0]!.seq, level: w.level ?? run[0]!.level, run: w.run ?? run[0]!.run }));
+    const warm = cachedColumns(ctx, run);
     await commit(ctx, name, tableId, { add, remove: run, forwards, baseVersion: snap.record.version, schemaVersion: snap.record.schemaVersion ?? 0 });
+    await warmColumnsOf(ctx, written, warm);
   } catch (e) {
     // commit removed the new file; the table was dropped or changed underneath (a concurrent delete
     // in the run wins): nothing lost, the next trigger retries

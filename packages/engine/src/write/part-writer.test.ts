@@ -76,7 +76,7 @@ describe('part writer', () => {
     }
   }, 60_000);
 
-  it('rewrites partitions with many deleted rows on the thread like inline: live rows in order, sorted leaves stay sorted', async () => {
+  it('rewrites partitions with many deleted rows on the thread like inline: live rows in order, sorted leaves stay sorted, cached columns warm', async () => {
     const indexed = new Schema([new Field('d', new Float64(), true, new Map([['index', 'true']])), ...schema.fields]);
     // d: a scatter with nulls and NaN (sorted last in a leaf)
     const d = (id: number) => (id % 17 === 0 ? null : id % 19 === 0 ? Number.NaN : ((id * 7919) % 240) / 2);
@@ -104,6 +104,8 @@ describe('part writer', () => {
           expect(snap.deleted.size).toBe(0); // every partition with deleted rows was rewritten without them
           for (const p of snap.parts) {
             expect(p.sortedBy, p.id).toBe('d');
+            // the scatter delete read id of every partition through the cache: their successors have it cached too
+            expect(ctx.cache.get(`${p.id}/id`), p.id).toBeDefined();
             const data = await loadColumn(ctx, p, 'd', false);
             const values = Array.from(data.values as Float64Array).slice(0, data.length);
             const keys = values.map((v, i) => (data.getValid(i) && !Number.isNaN(v) ? v : Number.POSITIVE_INFINITY));
