@@ -3,6 +3,7 @@ import { type Data, RecordBatch, Struct, makeData } from 'apache-arrow';
 import type { StoreContext } from '../context.js';
 import { resultData, taskColumn } from '../exec/arrays.js';
 import { sortedRange } from '../exec/narrow.js';
+import { containsKind, type TypedExpr } from '../expr/typed.js';
 import { gather } from '../exec/gather.js';
 import type { ScanTask, TaskColumn } from '../exec/task.js';
 import type { Deleted } from '../mvcc/deletes.js';
@@ -157,9 +158,9 @@ function deletedColumnsOf(deleted: Deleted, rows: Int32Array, columns: Readonly<
 export function run(ctx: StoreContext, part: PartRecord, t: ScanTask, parallel: boolean) {
   const rowRange = t.sortedBy !== undefined && t.rowRange === undefined ? sortedRange(t) : (t.rowRange ?? null);
   const rows = rowRange === null ? part.rows : rowRange[1] - rowRange[0];
-  // a narrowed range stays on the pool unless it is tiny: its rows may carry costly predicates
-  // (exact geometry) that partitions running side by side share between the workers
-  const inline = rowRange === null ? rows < ctx.options.inlineRows : rows < ctx.options.inlineRows >> 4;
+  // a narrowed range with exact geometry predicates stays on the pool unless it is tiny: its costly
+  // rows are shared between the workers when partitions run side by side
+  const inline = rows < (rowRange !== null && costly(t.filter) ? ctx.options.inlineRows >> 4 : ctx.options.inlineRows);
   const executor = ctx.pool !== null && parallel && !inline ? ctx.pool : ctx.inline;
   const end = ctx.reads.begin();
   return executor.run(t.sortedBy === undefined ? t : { ...t, rowRange }).finally(end);
@@ -168,4 +169,14 @@ export function run(ctx: StoreContext, part: PartRecord, t: ScanTask, parallel: 
 
 function batchOf(plan: Plan, length: number, children: Data[]): RecordBatch {
   return new RecordBatch(plan.output, makeData({ type: new Struct(plan.output.fields), length, nullCount: 0, children }));
+}
+
+const geometric = new WeakMap<TypedExpr, boolean>();
+
+// whether the filter tests exact geometry (per row far costlier than a comparison)
+function costly(filter: ScanTask['filter']): boolean {
+  if (filter === null) return false;
+  let geo = geometric.get(filter.typed);
+  if (geo === undefined) geometric.set(filter.typed, (geo = containsKind(filter.typed, 'geo')));
+  return geo;
 }
