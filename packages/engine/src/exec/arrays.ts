@@ -1,7 +1,7 @@
 // Views an Arrow Data chunk as the plain typed arrays that kernels and scans take.
-import { type Data, type DataType, Type } from 'apache-arrow';
+import { type Data, type DataType, Type, makeData } from 'apache-arrow';
 import type { ColumnArrays } from '../expr/kernel.js';
-import type { TaskColumn } from './task.js';
+import type { ResultColumn, TaskColumn } from './task.js';
 
 /**
  * The kernel view of one Arrow chunk. Requires `data.offset === 0` (chunks read from partition
@@ -48,3 +48,15 @@ export function sharedCopy<T extends ArrayBufferView>(a: T, alloc: (bytes: numbe
 }
 
 const fresh = (bytes: number) => new SharedArrayBuffer(bytes);
+
+/** A scan's result column (gathered rows) as an Arrow chunk of `type` and `length` rows. */
+export function resultData(type: DataType, length: number, c: ResultColumn): Data {
+  return makeData({
+    type,
+    length,
+    nullCount: c.nullCount,
+    nullBitmap: c.validity ?? undefined,
+    data: c.values,
+    valueOffsets: c.offsets ?? undefined,
+  } as never);
+}

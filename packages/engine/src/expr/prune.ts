@@ -42,14 +42,15 @@ export function zoneAllMatch(typed: TypedExpr): (zones: ZoneMaps) => boolean {
   };
 }
 
+// one set of handlers per test, shared by the whole tree (sorted-partition searches test dozens of zone maps per partition)
 function outcome(e: TypedExpr, zones: ZoneMaps): Outcome {
   return visit(outcomes(zones), e);
 }
 
 function outcomes(zones: ZoneMaps): Handlers<TypedExpr, Outcome> {
-  const of = (e: TypedExpr): Outcome => outcome(e, zones);
+  const of = (e: TypedExpr): Outcome => visit(handlers, e);
   const maybe = (): Outcome => MAYBE;
-  return {
+  const handlers: Handlers<TypedExpr, Outcome> = {
     literal: (e) => ({ canTrue: e.value === true, canFalse: e.value === false, canNull: e.value === null }),
     column: (e) => {
       const r = range(e, zones);
@@ -87,6 +88,7 @@ function outcomes(zones: ZoneMaps): Handlers<TypedExpr, Outcome> {
     // the box comparisons beside it prune; the exact predicate itself is unbounded
     geo: maybe,
   };
+  return handlers;
 }
 
 const swap = (o: Outcome): Outcome => ({ canTrue: o.canFalse, canFalse: o.canTrue, canNull: o.canNull });
@@ -108,21 +110,36 @@ function compareOutcome(op: CompareOp, a: Range | null, b: Range | null): Pick<O
     else canFalse = true;
   }
   if (a.bounds !== null && b.bounds !== null) {
-    const [[a1, a2], [b1, b2]] = [a.bounds, b.bounds];
-    const lt = (x: typeof a1, y: typeof a1): boolean => compareScalars('<', x, y);
-    const le = (x: typeof a1, y: typeof a1): boolean => compareScalars('<=', x, y);
-    const point = compareScalars('==', a1, a2) && compareScalars('==', b1, b2) && compareScalars('==', a1, b1);
-    const overlap = le(a1, b2) && le(b1, a2);
-    const ranges: Record<CompareOp, Pick<Outcome, 'canTrue' | 'canFalse'>> = {
-      '<': { canTrue: lt(a1, b2), canFalse: le(b1, a2) },
-      '<=': { canTrue: le(a1, b2), canFalse: lt(b1, a2) },
-      '>': { canTrue: lt(b1, a2), canFalse: le(a1, b2) },
-      '>=': { canTrue: le(b1, a2), canFalse: lt(a1, b2) },
-      '==': { canTrue: overlap, canFalse: !point },
-      '!=': { canTrue: !point, canFalse: overlap },
-    };
-    canTrue ||= ranges[op].canTrue;
-    canFalse ||= ranges[op].canFalse;
+    const [a1, a2] = a.bounds;
+    const [b1, b2] = b.bounds;
+    // only the operator's own test (no table of all six: this runs per zone map and per probe)
+    const lt = (x: typeof a1, y: typeof a1): boolean => (typeof x === 'number' && typeof y === 'number' ? x < y : compareScalars('<', x, y));
+    const le = (x: typeof a1, y: typeof a1): boolean => (typeof x === 'number' && typeof y === 'number' ? x <= y : compareScalars('<=', x, y));
+    const eq = (x: typeof a1, y: typeof a1): boolean => (typeof x === 'number' && typeof y === 'number' ? x === y : compareScalars('==', x, y));
+    switch (op) {
+      case '<':
+        canTrue ||= lt(a1, b2);
+        canFalse ||= le(b1, a2);
+        break;
+      case '<=':
+        canTrue ||= le(a1, b2);
+        canFalse ||= lt(b1, a2);
+        break;
+      case '>':
+        canTrue ||= lt(b1, a2);
+        canFalse ||= le(a1, b2);
+        break;
+      case '>=':
+        canTrue ||= le(b1, a2);
+        canFalse ||= lt(a1, b2);
+        break;
+      default: {
+        const point = eq(a1, a2) && eq(b1, b2) && eq(a1, b1);
+        const overlap = le(a1, b2) && le(b1, a2);
+        canTrue ||= op === '==' ? overlap : !point;
+        canFalse ||= op === '==' ? !point : overlap;
+      }
+    }
   }
   return { canTrue, canFalse };
 }

@@ -138,6 +138,11 @@ const childrenOf: Handlers<TypedExpr, readonly TypedExpr[]> = {
   geo: (e) => e.args,
 };
 
+/** Whether `expr` has a node of `kind` anywhere in it. */
+export function containsKind(expr: TypedExpr, kind: TypedKind): boolean {
+  return expr.kind === kind || visit(childrenOf, expr).some((c) => containsKind(c, kind));
+}
+
 /** The referenced columns, once each, in order of first appearance: the kernel's column order. */
 export function columnNodes(expr: TypedExpr): TypedColumn[] {
   const found: TypedColumn[] = [];
@@ -147,11 +152,6 @@ export function columnNodes(expr: TypedExpr): TypedColumn[] {
   };
   walk(expr);
   return found;
-}
-
-/** True when `expr` holds an exact geometry predicate (costly per candidate row, unlike a comparison). */
-export function hasGeoPredicate(expr: TypedExpr): boolean {
-  return expr.kind === 'geo' || visit(childrenOf, expr).some(hasGeoPredicate);
 }
 
 /** The names of `columnNodes(expr)`. */

@@ -7,7 +7,7 @@ import { openStore } from '../index.js';
 import { openLmdbMetaStore } from '../storage/lmdb.js';
 import { type DeleteRecord, STORE_KEY } from '../storage/records.js';
 import { tempDir } from '../test-util/tmp.js';
-import { emptyBits, isDeleted, positions } from './deletes.js';
+import { emptyBits, isDeleted, positions, survivors } from './deletes.js';
 import { decodePositions } from './positions.js';
 
 const schema = new Schema([new Field('id', new Int32(), false)]);
@@ -48,7 +48,7 @@ describe('deletion vectors on disk', () => {
 });
 
 describe('positions of a deletion bitmap', () => {
-  it('are the set bits below the row count, ascending, for aligned and unaligned bitmaps', () => {
+  it('are the set bits below the row count, ascending, for aligned and unaligned bitmaps; survivors the clear ones', () => {
     const arb = fc.record({ rows: fc.integer({ min: 0, max: 300 }), set: fc.array(fc.nat(340)), shift: fc.integer({ min: 0, max: 3 }) });
     fc.assert(
       fc.property(arb, ({ rows, set, shift }) => {
@@ -60,6 +60,10 @@ describe('positions of a deletion bitmap', () => {
         expect([...positions(bits, rows, want.length)]).toEqual(want);
         // a smaller count stops early
         expect([...positions(bits, rows, want.length >> 1)]).toEqual(want.slice(0, want.length >> 1));
+        // the survivors are the other rows below the row count (bits past it ignored)
+        const live: number[] = [];
+        for (let r = 0; r < rows; r++) if (!isDeleted(bits, r)) live.push(r);
+        expect([...survivors(bits, rows)]).toEqual(live);
       }),
       { numRuns: 300 },
     );

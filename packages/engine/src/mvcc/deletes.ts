@@ -118,6 +118,24 @@ export function positions(bits: Uint8Array, rows: number, count: number): Int32A
   return out;
 }
 
+/** The positions of the clear bits of `bits` below `rows` (the rows that survive its deletions), ascending. */
+export function survivors(bits: Uint8Array, rows: number): Int32Array {
+  const out = new Int32Array(rows);
+  let n = 0;
+  const whole = rows >> 3;
+  // a byte at a time: its clear bits, lowest first (8 rows per step, one step per survivor)
+  for (let b = 0; b < whole; b++) {
+    let live = ~bits[b]! & 0xff;
+    while (live !== 0) {
+      const low = live & -live;
+      out[n++] = (b << 3) + 31 - Math.clz32(low);
+      live ^= low;
+    }
+  }
+  for (let r = whole << 3; r < rows; r++) if (((bits[r >> 3]! >> (r & 7)) & 1) === 0) out[n++] = r;
+  return n === rows ? out : out.slice(0, n);
+}
+
 /** The first row present in both sorted lists, or -1. */
 export function firstCommon(a: Uint32Array, b: Uint32Array): number {
   let i = 0;

@@ -1,7 +1,7 @@
 // Forward records: where compaction moved the rows of the partitions it merged, and how deletes follow them.
 import type { Snapshot } from '../read/snapshot.js';
 import type { ForwardRecord, PartRecord } from '../storage/records.js';
-import { isDeleted } from './deletes.js';
+import { positions } from './deletes.js';
 import { decodePositions, encodePositions } from './positions.js';
 
 /** Rows of one partition (sorted, ascending). */
@@ -109,9 +109,8 @@ function liveIndexes(rows: Uint32Array, dropped: Uint32Array): Uint32Array | nul
 }
 
 function droppedRows(snap: Snapshot, p: PartRecord): Uint32Array {
-  const bits = snap.deleted.get(p.id)?.bits;
-  if (!bits) return new Uint32Array(0);
-  const out: number[] = [];
-  for (let r = 0; r < p.rows; r++) if (isDeleted(bits, r)) out.push(r);
-  return Uint32Array.from(out);
+  const d = snap.deleted.get(p.id);
+  if (!d) return new Uint32Array(0);
+  const rows = positions(d.bits, p.rows, d.count);
+  return new Uint32Array(rows.buffer, rows.byteOffset, rows.length);
 }

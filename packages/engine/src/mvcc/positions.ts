@@ -31,10 +31,14 @@ export function encodePositions(rows: Uint32Array): Uint8Array {
   if (kind === LIST) {
     out.set(new Uint8Array(rows.buffer, rows.byteOffset, 4 * n), 4); // little-endian, as everywhere here
   } else if (kind === RUNS) {
-    let r = -1;
-    for (let k = 0; k < n; k++) {
-      if (k === 0 || rows[k]! !== rows[k - 1]! + 1) body.setUint32(8 * ++r, rows[k]!, true);
-      body.setUint32(8 * r + 4, body.getUint32(8 * r + 4, true) + 1, true);
+    // one store per run, not per row (a band of a sorted partition is one run of many rows)
+    for (let k = 0, r = 0; k < n; r++) {
+      const start = rows[k]!;
+      let end = k + 1;
+      while (end < n && rows[end]! === rows[end - 1]! + 1) end++;
+      body.setUint32(8 * r, start, true);
+      body.setUint32(8 * r + 4, end - k, true);
+      k = end;
     }
   } else if (kind === GAPS) {
     let at = 4;

@@ -46,14 +46,13 @@ export class TxState {
   private readonly locals: LocalPart[] = [];
   private pending: RecordBatch[] = [];
   private readonly overlays = new Map<string, Overlay>();
-  private readonly stage: RowStage;
+  // made on the first row object (a delete or an array insert never needs one)
+  private stage: RowStage | null = null;
 
   constructor(
     private readonly ctx: StoreContext,
     readonly base: Snapshot,
-  ) {
-    this.stage = new RowStage(base.schema);
-  }
+  ) {}
 
   /** Queues validated rows; they become a local part at the next read or at commit. */
   add(batches: readonly RecordBatch[]): void {
@@ -62,24 +61,24 @@ export class TxState {
 
   /** Stages one plain row object, converted with the others at the next `takeRows()`. */
   addRow(row: Readonly<Record<string, unknown>>): void {
-    this.stage.add(row);
+    (this.stage ??= new RowStage(this.base.schema)).add(row);
   }
 
   /** The staged row objects as one batch, leaving none staged; InvalidData (row = position among them) when one is bad. */
   takeRows(ctx: DataContext): RecordBatch {
-    const batch = this.stage.toBatch(ctx);
+    const batch = (this.stage ??= new RowStage(this.base.schema)).toBatch(ctx);
     checkSpatial(this.base.schema, [batch], ctx);
     return batch;
   }
 
   /** How many row objects are staged. */
   get queuedRows(): number {
-    return this.stage.size;
+    return this.stage?.size ?? 0;
   }
 
   /** True when the transaction changed nothing. */
   get empty(): boolean {
-    return this.pending.length === 0 && this.stage.size === 0 && this.locals.length === 0 && this.overlays.size === 0;
+    return this.pending.length === 0 && this.queuedRows === 0 && this.locals.length === 0 && this.overlays.size === 0;
   }
 
   /** The snapshot the transaction's reads see (not pinned on its own: the base pin covers it). */

@@ -1,10 +1,10 @@
 // Executes a plan over a snapshot: partitions in parallel on the executor, results in row order.
 import { type Data, RecordBatch, Struct, makeData } from 'apache-arrow';
 import type { StoreContext } from '../context.js';
-import { taskColumn } from '../exec/arrays.js';
+import { resultData, taskColumn } from '../exec/arrays.js';
 import { sortedRange } from '../exec/narrow.js';
 import { gather } from '../exec/gather.js';
-import type { ResultColumn, ScanTask, TaskColumn } from '../exec/task.js';
+import type { ScanTask, TaskColumn } from '../exec/task.js';
 import type { Deleted } from '../mvcc/deletes.js';
 import type { PartRecord } from '../storage/records.js';
 import { loadColumn, loadOwned } from './load.js';
@@ -66,7 +66,7 @@ export async function scanMatches(ctx: StoreContext, snap: Snapshot, plan: Plan,
       const t = await task(ctx, snap, part, plan, withData ? 'select' : 'match', cache);
       const result = await run(ctx, part, { ...t, mode: 'select', withRows: true }, parts.length > 1);
       const rows = result.rows ?? new Int32Array(0);
-      const batch = withData && result.columns ? batchOf(plan, result.count, plan.output.fields.map((f, i) => dataOf(f.type, result.count, result.columns![i]!))) : null;
+      const batch = withData && result.columns ? batchOf(plan, result.count, plan.output.fields.map((f, i) => resultData(f.type, result.count, result.columns![i]!))) : null;
       return { part, rows, batch };
     }),
   );
@@ -112,7 +112,7 @@ async function selectPart(ctx: StoreContext, snap: Snapshot, part: PartRecord, p
   }
   const result = await run(ctx, part, await task(ctx, snap, part, plan, 'select', cache), parallel);
   if (result.count === 0 || !result.columns) return null;
-  const children = plan.output.fields.map((f, i) => dataOf(f.type, result.count, result.columns![i]!));
+  const children = plan.output.fields.map((f, i) => resultData(f.type, result.count, result.columns![i]!));
   return batchOf(plan, result.count, children);
 }
 
@@ -167,16 +167,6 @@ export function run(ctx: StoreContext, part: PartRecord, t: ScanTask, parallel: 
   return executor.run(t.sortedBy === undefined ? t : { ...t, rowRange }).finally(end);
 }
 
-function dataOf(type: Data['type'], length: number, c: ResultColumn): Data {
-  return makeData({
-    type,
-    length,
-    nullCount: c.nullCount,
-    nullBitmap: c.validity ?? undefined,
-    data: c.values,
-    valueOffsets: c.offsets ?? undefined,
-  } as never);
-}
 
 function batchOf(plan: Plan, length: number, children: Data[]): RecordBatch {
   return new RecordBatch(plan.output, makeData({ type: new Struct(plan.output.fields), length, nullCount: 0, children }));

@@ -5,6 +5,9 @@ import { PREFIX_BYTES, checkPrefix, decodeSegment } from '../storage/format.js';
 import type { PartRecord } from '../storage/records.js';
 import { HaloclineError } from '../errors.js';
 
+/** What reading a partition's column needs of its record. */
+export type StoredPart = Pick<PartRecord, 'id' | 'file' | 'rows' | 'segments'>;
+
 const verified = new WeakMap<StoreContext, Set<string>>();
 const inflight = new WeakMap<StoreContext, Map<string, Promise<Data>>>();
 
@@ -12,7 +15,7 @@ const inflight = new WeakMap<StoreContext, Map<string, Promise<Data>>>();
  * The named column of a partition. Cached unless `cache` is false (large one-off scans read
  * through, so a full-table stream does not evict the hot set or grow memory).
  */
-export async function loadColumn(ctx: StoreContext, part: PartRecord, column: string, cache = true): Promise<Data> {
+export async function loadColumn(ctx: StoreContext, part: StoredPart, column: string, cache = true): Promise<Data> {
   const key = cacheKey(part, column);
   const hit = ctx.cache.get(key);
   if (hit) return hit.data;
@@ -29,6 +32,21 @@ export async function loadColumn(ctx: StoreContext, part: PartRecord, column: st
   } finally {
     pending.delete(key);
   }
+}
+
+/**
+ * The names of the cached columns of partitions `from` (a compaction about to replace them): read
+ * from `to`, their successors, once committed (`warmColumnsOf`), the first query after a compaction
+ * finds them as warm as before. Taken before the commit: the old ones leave the cache once no reader
+ * can see them any more.
+ */
+export function cachedColumns(ctx: StoreContext, from: readonly Pick<PartRecord, 'id'>[]): string[] {
+  return [...new Set(from.flatMap((p) => ctx.cache.columnsOf(p.id)))];
+}
+
+/** Reads columns `names` of partitions `to` into the cache; failures are ignored (a partition already merged away again). */
+export async function warmColumnsOf(ctx: StoreContext, to: readonly StoredPart[], names: readonly string[]): Promise<void> {
+  await Promise.all(to.flatMap((p) => names.filter((n) => p.segments.some((s) => s.name === n)).map((n) => loadColumn(ctx, p, n).catch(() => undefined))));
 }
 
 /** Puts columns of a partition this process just wrote (offset-0 chunks over SharedArrayBuffers) in the cache. */
@@ -56,7 +74,7 @@ function cacheKey(part: Pick<PartRecord, 'id' | 'segments'>, column: string): st
   return `${part.id}/${first?.name ?? column}`;
 }
 
-async function read(ctx: StoreContext, part: PartRecord, column: string): Promise<Data> {
+async function read(ctx: StoreContext, part: StoredPart, column: string): Promise<Data> {
   const seg = part.segments.find((s) => s.name === column);
   if (!seg) throw new HaloclineError('Corrupt', `partition ${part.id} has no column "${column}"`, { column, path: part.file });
   await verify(ctx, part);
@@ -70,7 +88,7 @@ async function read(ctx: StoreContext, part: PartRecord, column: string): Promis
 }
 
 // check each file's magic and format version once per process
-async function verify(ctx: StoreContext, part: PartRecord): Promise<void> {
+async function verify(ctx: StoreContext, part: StoredPart): Promise<void> {
   let seen = verified.get(ctx);
   if (!seen) verified.set(ctx, (seen = new Set()));
   if (seen.has(part.id)) return;

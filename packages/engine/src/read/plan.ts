@@ -2,7 +2,7 @@
 import { Schema } from 'apache-arrow';
 import { HaloclineError } from '../errors.js';
 import { prepareFilter, zoneAllMatch, zonePredicate, type Vars } from '../expr/index.js';
-import { hasGeoPredicate } from '../expr/typed.js';
+import { containsKind } from '../expr/typed.js';
 import type { ZoneMaps } from '../expr/kernel.js';
 import type { TaskFilter } from '../exec/task.js';
 import { spatialPruner } from '../geo/rtree.js';
@@ -44,7 +44,7 @@ export function plan(schema: Schema, table: string, filter: string | undefined, 
   return {
     schema,
     output,
-    filter: { typed: prepared.typed, key: prepared.key, columns: prepared.columns, exact: hasGeoPredicate(prepared.typed) },
+    filter: { typed: prepared.typed, key: prepared.key, columns: prepared.columns, exact: containsKind(prepared.typed, 'geo') },
     empty: false,
     mayMatch: zonePredicate(prepared.typed),
     allMatch: zoneAllMatch(prepared.typed),

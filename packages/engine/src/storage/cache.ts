@@ -37,6 +37,12 @@ export class ColumnCache {
     }
   }
 
+  /** The names of the cached columns of a partition (as cached: a column stored under two names once). */
+  columnsOf(part: string): string[] {
+    const prefix = `${part}/`;
+    return [...this.entries.keys()].filter((k) => k.startsWith(prefix)).map((k) => k.slice(prefix.length));
+  }
+
   /** Drops every column of a partition (its file is gone or going). */
   dropPart(part: string): void {
     for (const k of [...this.entries.keys()]) if (k.startsWith(`${part}/`)) this.delete(k);

@@ -41,6 +41,10 @@ export interface Change {
  */
 export async function commit(ctx: StoreContext, name: string, tableId: string, change: Change): Promise<number> {
   let version: number;
+  // encoded before the write transaction (which holds the store's write lock); rows that a merge
+  // since the base forwarded elsewhere are encoded in it, as they land
+  const encoded = new Map<Uint32Array, Uint8Array>();
+  for (const d of change.deletes ?? []) if (d.rows.length > 0) encoded.set(d.rows, encodePositions(d.rows));
   try {
     version = await ctx.meta.write((tx) => {
       const current = tx.get<TableRecord>(tableKey(name));
@@ -73,7 +77,8 @@ export async function commit(ctx: StoreContext, name: string, tableId: string, c
         }
       }
       for (const [part, lists] of targets) {
-        applyDeletes(tx, name, tableId, { part, rows: mergeRows(lists) }, change.baseVersion ?? current.version, next);
+        const rows = mergeRows(lists);
+        applyDeletes(tx, name, tableId, { part, rows }, change.baseVersion ?? current.version, next, encoded.get(rows));
       }
       retireParts(tx, tableId, change.remove, next);
       for (const f of change.forwards ?? []) tx.put(forwardKey(tableId, f.part), f);
@@ -95,7 +100,7 @@ export async function commit(ctx: StoreContext, name: string, tableId: string, c
 }
 
 // first committer wins: rows another commit deleted after `base` must not be deleted again
-function applyDeletes(tx: MetaTx, name: string, tableId: string, d: PartDeletes, base: number, version: number): void {
+function applyDeletes(tx: MetaTx, name: string, tableId: string, d: PartDeletes, base: number, version: number, encoded = encodePositions(d.rows)): void {
   // version - 1 is the table's version now: no commit since the base, no record to check
   for (const other of base < version - 1 ? newerDeletes(tx, tableId, d.part, base) : []) {
     const row = firstCommon(d.rows, decodePositions(other.rows));
@@ -103,7 +108,7 @@ function applyDeletes(tx: MetaTx, name: string, tableId: string, d: PartDeletes,
       throw new HaloclineError('Conflict', `a concurrent transaction deleted or replaced the same rows of table "${name}" first; retry`, { table: name });
     }
   }
-  const record: DeleteRecord = { part: d.part, version, rows: encodePositions(d.rows), count: d.rows.length };
+  const record: DeleteRecord = { part: d.part, version, rows: encoded, count: d.rows.length };
   tx.put(deleteKey(tableId, d.part, version), record);
 }
 

@@ -3,7 +3,7 @@ import type { StoreContext } from '../context.js';
 import { isHaloclineError } from '../errors.js';
 import type { RecordBatch } from 'apache-arrow';
 import { scanBatches } from '../read/execute.js';
-import { loadColumn } from '../read/load.js';
+import { cachedColumns, loadColumn, warmColumnsOf } from '../read/load.js';
 import { plan } from '../read/plan.js';
 import { type Snapshot, liveRows, openSnapshot } from '../read/snapshot.js';
 import { concatForwards } from '../mvcc/forward.js';
@@ -103,7 +103,9 @@ export async function compactOnce(ctx: StoreContext, name: string, tableId: stri
   }
   try {
     const add = written.map((w) => ({ ...w, seq: 'seq' in w && typeof w.seq === 'number' ? w.seq : run[0]!.seq, level: w.level ?? run[0]!.level, run: w.run ?? run[0]!.run }));
+    const warm = cachedColumns(ctx, run);
     await commit(ctx, name, tableId, { add, remove: run, forwards, baseVersion: snap.record.version, schemaVersion: snap.record.schemaVersion ?? 0 });
+    await warmColumnsOf(ctx, written, warm);
   } catch (e) {
     // commit removed the new file; the table was dropped or changed underneath (a concurrent delete
     // in the run wins): nothing lost, the next trigger retries
@@ -113,20 +115,28 @@ export async function compactOnce(ctx: StoreContext, name: string, tableId: stri
   return true;
 }
 
-// the live rows of the run as one partition (none when every row is deleted)
+// the live rows of the run as one partition (none when every row is deleted); rows keep their order,
+// so a single partition sorted by a column stays sorted by it. With a part writer, its thread reads
+// the inputs and drops the deleted rows: the caller's thread only waits.
 async function rewrite(ctx: StoreContext, snap: Snapshot, run: readonly PartRecord[]): Promise<WrittenPart[]> {
   const schema = snap.schema;
-  if (run.every((p) => !snap.deleted.has(p.id))) {
-    if (ctx.partWriter) return [await mergeParts(ctx, ctx.partWriter, snap.record.id, schema, run, mergedZones(run))];
+  const order = run.length === 1 && run[0]!.sortedBy !== undefined ? { sortedBy: run[0]!.sortedBy } : {};
+  const clean = run.every((p) => !snap.deleted.has(p.id));
+  if (!clean && run.every((p) => liveRows(snap, p) === 0)) return [];
+  if (ctx.partWriter) {
+    const inputs = run.map((p) => ({ ...p, deleted: snap.deleted.get(p.id)?.bits }));
+    return [{ ...(await mergeParts(ctx, ctx.partWriter, snap.record.id, schema, inputs, clean ? mergedZones(run) : undefined)), ...order }];
+  }
+  if (clean) {
     const columns = await Promise.all(
       schema.fields.map(async (f) => concatData(f.type, await Promise.all(run.map((p) => loadColumn(ctx, p, f.name, false))))),
     );
-    return [await writePart(ctx, snap.record.id, schema, columns, mergedZones(run))];
+    return [{ ...(await writePart(ctx, snap.record.id, schema, columns, mergedZones(run))), ...order }];
   }
   const batches: RecordBatch[] = [];
   for await (const b of scanBatches(ctx, { ...snap, parts: run }, plan(schema, snap.record.name, undefined))) batches.push(b);
   const rows = batches.reduce((n, b) => n + b.numRows, 0);
-  return rows === 0 ? [] : [await writePart(ctx, snap.record.id, schema, sliceColumns(schema, batches, 0, rows), undefined, true)];
+  return [{ ...(await writePart(ctx, snap.record.id, schema, sliceColumns(schema, batches, 0, rows), undefined, true)), ...order }];
 }
 
 /**

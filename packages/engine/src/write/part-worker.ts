@@ -10,6 +10,9 @@ import { PREFIX_BYTES, checkPrefix, decodeSegment } from '../storage/format.js';
 import { concatData } from '../storage/concat.js';
 import { decodeSchema } from '../schema/serialize.js';
 import { writeFileDurably } from '../storage/localfs.js';
+import { resultData, taskColumn } from '../exec/arrays.js';
+import { gather } from '../exec/gather.js';
+import { survivors } from '../mvcc/deletes.js';
 import { encodePart } from './partition.js';
 import { type MergeInput, type PartWriteReply, type PartWriteTask, WRITER_NICE, rebuild } from './part-writer.js';
 
@@ -35,12 +38,14 @@ export default async function writePartTask(task: PartWriteTask): Promise<PartWr
   }
 }
 
-// the columns of whole partitions joined in order, read with synchronous calls on this thread
+// the live rows of the inputs' columns joined in order, read with synchronous calls on this thread
 function merged(root: string, schema: Schema, inputs: readonly MergeInput[]): Data[] {
   const read: { p: MergeInput; fd: number }[] = [];
   try {
     for (const p of inputs) read.push({ p, fd: openInput(root, p.file) });
     for (const { p, fd } of read) checkPrefix(readAt(fd, 0, PREFIX_BYTES, p.file), p.file);
+    // the rows each input keeps, found once for all its columns
+    const live = new Map(inputs.flatMap((p) => (p.deleted ? [[p, survivors(p.deleted, p.rows)] as const] : [])));
     return schema.fields.map((f) =>
       concatData(
         f.type,
@@ -49,7 +54,8 @@ function merged(root: string, schema: Schema, inputs: readonly MergeInput[]): Da
           if (!seg) throw new HaloclineError('Corrupt', `partition file ${p.file} has no column "${f.name}"`, { column: f.name, path: p.file });
           const data = decodeSegment(readAt(fd, seg.offset, seg.length, p.file), p.file);
           if (data.length !== p.rows) throw new HaloclineError('Corrupt', `${p.file}: column "${f.name}" has ${data.length} rows, expected ${p.rows}`, { path: p.file });
-          return data;
+          const keep = live.get(p);
+          return keep ? resultData(f.type, keep.length, gather(taskColumn(data), keep, keep.length)) : data;
         }),
       ),
     );

@@ -35,8 +35,11 @@ export interface PartWriteTask {
   readonly known?: Readonly<Record<string, ZoneStats>>;
 }
 
-/** A partition merged whole: its file and where its columns' segments are. */
-export type MergeInput = Pick<PartRecord, 'file' | 'rows' | 'segments'>;
+/**
+ * A partition merged: its file, where its columns' segments are, and the rows to leave out (a
+ * deletion bitmap over its rows, in shared memory), if any.
+ */
+export type MergeInput = Pick<PartRecord, 'file' | 'rows' | 'segments'> & { readonly deleted?: Uint8Array };
 
 /** The writer thread's answer: the file's layout, or an engine error as plain data. */
 export type PartWriteReply = { ok: EncodedPart } | { error: { code: string; message: string; context: Record<string, unknown> } };
@@ -80,11 +83,11 @@ export class PartWriter {
   }
 
   /**
-   * Writes the rows of whole partitions, in order, as one partition file: the thread reads, joins,
-   * encodes and writes them (compaction of partitions without deleted rows).
+   * Writes the live rows of partitions, in order, as one partition file: the thread reads, drops
+   * each input's deleted rows, joins, encodes and writes them (compaction merges and rewrites).
    */
   async merge(part: { id: string; file: string; schema: Schema; inputs: readonly MergeInput[]; known?: Readonly<Record<string, ZoneStats>> }): Promise<EncodedPart> {
-    const inputs = part.inputs.map(({ file, rows, segments }) => ({ file, rows, segments }));
+    const inputs = part.inputs.map(({ file, rows, segments, deleted }) => ({ file, rows, segments, ...(deleted ? { deleted } : {}) }));
     return this.run({ root: this.root, id: part.id, file: part.file, schema: this.schemaBytes(part.schema), inputs, ...(part.known ? { known: part.known } : {}) });
   }
 

@@ -8,7 +8,7 @@ import { type SegmentRef, encodeFooter, encodePrefix, padding, segmentPieces } f
 import { type PartRecord, partFile } from '../storage/records.js';
 import { zoneStats } from '../storage/zonemap.js';
 import { derivedColumns } from '../geo/bbox.js';
-import { type PartWriter, sharedData } from './part-writer.js';
+import { type MergeInput, type PartWriter, sharedData } from './part-writer.js';
 import { warmColumns } from '../read/load.js';
 
 /** A written partition file, not yet committed: its record lacks `seq` and `added`. */
@@ -91,10 +91,11 @@ export async function writePart(
 }
 
 /**
- * Writes the rows of whole partitions `parts`, in order, as one partition file on the part writer
- * thread (which reads them itself); zone maps are merged from theirs.
+ * Writes the live rows of partitions `parts` (each without the rows its `deleted` bitmap marks), in
+ * order, as one partition file on the part writer thread (which reads them itself); `known` zone
+ * maps (merged from the inputs' when no row is dropped) are used instead of a pass.
  */
-export async function mergeParts(ctx: StoreContext, writer: PartWriter, table: string, schema: Schema, parts: readonly PartRecord[], known: Readonly<Record<string, ZoneStats>>): Promise<WrittenPart> {
+export async function mergeParts(ctx: StoreContext, writer: PartWriter, table: string, schema: Schema, parts: readonly MergeInput[], known?: Readonly<Record<string, ZoneStats>>): Promise<WrittenPart> {
   const id = newPartId(ctx);
   const file = partFile(table, id);
   return { table, file, ...(await writer.merge({ id, file, schema, inputs: parts, known })) };
