@@ -7,13 +7,18 @@ import type { Executor } from './executor.js';
 import type { ScanResult, ScanTask } from './task.js';
 import type { WorkerReply } from './worker.js';
 
+/** Tasks handed to a worker at once: the one it runs and the next, queued on its port. */
+export const TASKS_PER_WORKER = 2;
+
 /** Runs tasks on `threads` worker threads. Buffers are shared (SharedArrayBuffer), never transferred. */
 export class PoolExecutor implements Executor {
   private readonly pool: Piscina;
 
   constructor(readonly concurrency: number) {
     const { filename, execArgv } = workerModule('./worker', import.meta.url);
-    this.pool = new Piscina({ filename, execArgv, minThreads: concurrency, maxThreads: concurrency, idleTimeout: 60_000 });
+    // each worker holds its next task (TASKS_PER_WORKER): it starts it the moment the last one ends,
+    // not after a round trip through the main thread, which a writer's commit may be holding
+    this.pool = new Piscina({ filename, execArgv, minThreads: concurrency, maxThreads: concurrency, concurrentTasksPerWorker: TASKS_PER_WORKER, idleTimeout: 60_000 });
     // a worker that dies rejects its task; without a listener Piscina's 'error' event would end the process
     this.pool.on('error', () => undefined);
   }

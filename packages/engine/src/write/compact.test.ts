@@ -17,7 +17,48 @@ describe('pickRun', () => {
     const many = Array.from({ length: 10 }, (_, i) => part(i, 200));
     expect(pickRun(many, 1000, 4).map((p) => p.seq)).toEqual([0, 1, 2, 3, 4]);
   });
+
+  it('merges partitions of similar size: a tail of equal deltas is rewritten a few times, not with every merge', () => {
+    // 1000 deltas of 10 rows, compacted to a fixpoint after each append (partitionRows 2560: small < 640)
+    const { parts, rewritten } = appendAndCompact(Array.from({ length: 1000 }, () => 10), 2560, 4);
+    // 10 → 40 → 160 → 640 (no longer small): each row rewritten about 3 times; the old rule (re-merge
+    // the growing tail with every 3 new deltas until it holds 640 rows) rewrote each row 11 times
+    expect(rewritten / 10_000).toBeLessThan(4);
+    expect(parts.filter((n) => n < 640).length).toBeLessThan(3 * 3);
+  });
+
+  it('leaves no run of 2 × compactRun small partitions behind, whatever their sizes (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: 400 }), { maxLength: 120 }), fc.integer({ min: 2, max: 5 }), (sizes, compactRun) => {
+        const { parts } = appendAndCompact(sizes, 1000, compactRun);
+        expect(parts.reduce((a, b) => a + b, 0)).toBe(sizes.reduce((a, b) => a + b, 0));
+        let smallRun = 0;
+        for (const n of parts) {
+          smallRun = n < 250 ? smallRun + 1 : 0;
+          expect(smallRun).toBeLessThan(2 * compactRun);
+        }
+      }),
+    );
+  });
 });
+
+// appends partitions of `sizes` rows one at a time, merging what pickRun picks until it picks nothing;
+// the partition sizes left and the rows merges rewrote
+function appendAndCompact(sizes: readonly number[], partitionRows: number, compactRun: number): { parts: number[]; rewritten: number } {
+  let parts: PartRecord[] = [];
+  let seq = 0;
+  let rewritten = 0;
+  for (const n of sizes) {
+    parts.push(part(seq++, n));
+    for (let run = pickRun(parts, partitionRows, compactRun); run.length > 1; run = pickRun(parts, partitionRows, compactRun)) {
+      const rows = run.reduce((a, p) => a + p.rows, 0);
+      rewritten += rows;
+      const at = parts.indexOf(run[0]!);
+      parts = [...parts.slice(0, at), part(seq++, rows), ...parts.slice(at + run.length)];
+    }
+  }
+  return { parts: parts.map((p) => p.rows), rewritten };
+}
 
 describe('mergedZones', () => {
   it('equals the zone maps of a pass over the joined partitions (NaN, null, -0, strings)', () => {

@@ -50,6 +50,10 @@ export function scheduleCompaction(ctx: StoreContext, name: string, tableId: str
 /**
  * Picks the run of small partitions to merge next (small by live rows), else a partition with more
  * than a quarter of its rows deleted to rewrite alone, else an empty list. Rows keep their order.
+ * A run is size-tiered: `compactRun` or more contiguous small partitions within `SIMILAR`× of each
+ * other's size, so a stream of equal deltas is merged in steps of `compactRun`× (each row rewritten
+ * about log(partitionRows / delta) / log(compactRun) times) instead of one growing tail re-merged
+ * with every few deltas; a run of `2 × compactRun` small partitions that never line up merges anyway.
  */
 export function pickRun(parts: readonly PartRecord[], partitionRows: number, compactRun: number, live: (p: PartRecord) => number = (p) => p.rows): PartRecord[] {
   const small = (p: PartRecord) => live(p) < partitionRows / 4;
@@ -57,19 +61,39 @@ export function pickRun(parts: readonly PartRecord[], partitionRows: number, com
     if (!small(parts[i]!)) continue;
     let j = i;
     while (j < parts.length && small(parts[j]!)) j++;
-    if (j - i >= compactRun) {
-      const run: PartRecord[] = [];
-      let rows = 0;
-      for (let k = i; k < j && rows + live(parts[k]!) <= partitionRows; k++) {
-        run.push(parts[k]!);
-        rows += live(parts[k]!);
-      }
-      if (run.length >= 2) return run;
+    const found = j - i >= compactRun ? (similarRun(parts.slice(i, j), compactRun, live) ?? (j - i >= 2 * compactRun ? parts.slice(i, j) : null)) : null;
+    const run: PartRecord[] = [];
+    let rows = 0;
+    for (const p of found ?? []) {
+      if (rows + live(p) > partitionRows) break;
+      run.push(p);
+      rows += live(p);
     }
+    if (run.length >= 2) return run;
     i = j;
   }
   const sparse = parts.find((p) => p.rows - live(p) > p.rows / 4);
   return sparse ? [sparse] : [];
+}
+
+/** Inputs of a tiered merge lie within this ratio of each other's live rows. */
+export const SIMILAR = 2;
+
+// the first window of at least `compactRun` contiguous partitions of similar size, as long as it stays so
+function similarRun(parts: readonly PartRecord[], compactRun: number, live: (p: PartRecord) => number): PartRecord[] | null {
+  for (let k = 0; k + compactRun <= parts.length; k++) {
+    let lo = Number.POSITIVE_INFINITY;
+    let hi = 0;
+    let end = k;
+    for (; end < parts.length; end++) {
+      const n = Math.max(1, live(parts[end]!));
+      if (Math.max(hi, n) > SIMILAR * Math.min(lo, n)) break;
+      lo = Math.min(lo, n);
+      hi = Math.max(hi, n);
+    }
+    if (end - k >= compactRun) return parts.slice(k, end);
+  }
+  return null;
 }
 
 /** One merge step; true when something was merged. Deleted rows are left out of the merged partition. */
