@@ -19,6 +19,11 @@ export interface EngineOptions {
   readonly compactRun: number;
   /** Bytes of decoded columns kept in memory. */
   readonly cacheBytes: number;
+  /**
+   * Rows a transaction's inserts gather before it starts writing them (on the part writer thread,
+   * while the caller goes on), so that commit waits only for the tail; see `mvcc/tx-state.ts`.
+   */
+  readonly spillRows: number;
 }
 
 /** Shared state of an open store, handed to tables and cursors. */

@@ -39,6 +39,7 @@ const defaults: EngineOptions = {
   inlineRows: 1 << 17,
   compactRun: 4,
   cacheBytes: 1 << 30,
+  spillRows: 1 << 15,
 };
 
 /**

@@ -73,7 +73,7 @@ describe('RowStage', () => {
     fc.assert(
       fc.property(fc.array(row, { maxLength: 60 }), fc.integer({ min: 1, max: 70 }), (rows, cut) => {
         const stage = new RowStage(schema);
-        // staged in two conversions, as a transaction does every 16k rows
+        // staged in two conversions, as a transaction does every 2048 rows
         const first = rows.slice(0, cut);
         const rest = rows.slice(cut);
         for (const r of first) stage.add(r);

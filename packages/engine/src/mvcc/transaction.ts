@@ -13,12 +13,16 @@ import { plan, type SelectOptions } from '../read/plan.js';
 import { openSnapshot } from '../read/snapshot.js';
 import { commit } from '../write/commit.js';
 import { scheduleCompaction } from '../write/compact.js';
-import { writeParts } from '../write/partition.js';
+import { removeParts, type WrittenPart, writeParts } from '../write/partition.js';
 import { Replacement } from './replace.js';
 import { TxState } from './tx-state.js';
 
-/** Row objects staged by per-row inserts before they are converted together. */
-const QUEUED_ROWS = 16_384;
+/**
+ * Row objects staged by per-row inserts before they are converted together: few enough that the
+ * values they hold (Dates, bigints, strings) rarely live through a young-generation collection
+ * (16k made every staged row survive one and many be promoted: about twice the GC time).
+ */
+const QUEUED_ROWS = 2048;
 
 // one row object (not an array, not Arrow data): queued, converted with the next ones
 function isRowObject(data: InsertInput): boolean {
@@ -70,7 +74,7 @@ export class Transaction implements TransactionApi {
   /**
    * Adds rows (same inputs as `Table.insert`). Arrays and Arrow data are validated at once; single
    * row objects (`insert({...})` per row, e.g. in a replace loop) are staged column by column and
-   * validated together, every 16k rows and at the latest at the next read or at commit: an invalid
+   * validated together, every 2048 rows and at the latest at the next read or at commit: an invalid
    * one fails that call with `InvalidData` naming the insert and column, and rolls the transaction back.
    */
   insert(data: InsertInput): Promise<void> {
@@ -155,6 +159,7 @@ export class Transaction implements TransactionApi {
       throw new HaloclineError('InvalidArgument', `the transaction on table "${this.table}" is ${this.status}; it cannot be rolled back`, { table: this.table });
     }
     this.status = 'rolled back';
+    this.data.discard();
     this.finish();
   }
 
@@ -166,17 +171,36 @@ export class Transaction implements TransactionApi {
 
   private async apply(): Promise<void> {
     const { base } = this.data;
-    const batches = [];
-    for await (const b of this.data.inserted()) if (b.numRows > 0) batches.push(b);
-    const written = batches.length > 0 ? await writeParts(this.ctx, base.record.id, base.schema, batches) : [];
-    const deletes = this.data.deletes();
-    const version = await commit(this.ctx, this.table, base.record.id, {
-      add: written,
-      remove: [],
-      deletes,
-      baseVersion: base.record.version,
-      schemaVersion: base.record.schemaVersion ?? 0,
-    });
+    const write = (batches: readonly RecordBatch[], background: boolean): Promise<WrittenPart[]> => {
+      const rows = batches.filter((b) => b.numRows > 0);
+      return rows.length > 0 ? writeParts(this.ctx, base.record.id, base.schema, rows, background) : Promise.resolve([]);
+    };
+    const made: WrittenPart[] = [];
+    let version: number;
+    try {
+      // the rows no spill took are written now: on this thread while a spill keeps the part writer busy
+      const tail = write(this.data.takePending(), !this.data.spillInFlight);
+      const [inserted, last] = await Promise.allSettled([this.data.inserted(), tail]);
+      const tailFiles = last.status === 'fulfilled' ? last.value : [];
+      made.push(...tailFiles);
+      if (inserted.status === 'rejected') throw inserted.reason;
+      if (last.status === 'rejected') throw last.reason;
+      // rows that came back from spills (a failed write, or rows deleted again) and frozen by reads
+      const rest = await write(inserted.value.batches, true);
+      made.push(...rest);
+      version = await commit(this.ctx, this.table, base.record.id, {
+        add: [...inserted.value.files, ...rest, ...tailFiles],
+        remove: [],
+        deletes: this.data.deletes(),
+        baseVersion: base.record.version,
+        schemaVersion: base.record.schemaVersion ?? 0,
+      });
+    } catch (e) {
+      // nothing is committed: the files written for the transaction go
+      this.data.discard();
+      await removeParts(this.ctx, made);
+      throw e;
+    }
     this.data.seedUnions(version);
     scheduleCompaction(this.ctx, this.table, base.record.id);
   }
@@ -201,6 +225,7 @@ export class Transaction implements TransactionApi {
       // the position in the queue means nothing to the caller: name the insert call instead
       const call = this.rowInserts - queued + (e.row ?? 0) + 1;
       this.status = 'rolled back';
+      this.data.discard();
       this.finish();
       const message = `${e.message.replace(/^row \d+/, `the row of insert call ${call} of this transaction`)}; the transaction is rolled back`;
       throw new HaloclineError('InvalidData', message, { table: e.table, column: e.column, value: e.value });

@@ -10,7 +10,7 @@ import type { Snapshot } from '../read/snapshot.js';
 import { type PartRecord, deleteKey } from '../storage/records.js';
 import { zoneStats } from '../storage/zonemap.js';
 import type { PartDeletes } from '../write/commit.js';
-import { sliceColumns } from '../write/partition.js';
+import { removeParts, sliceColumns, type WrittenPart, writeParts } from '../write/partition.js';
 import { type Deleted, emptyBits, isDeleted, seedDeleted } from './deletes.js';
 import { mergeRows } from './forward.js';
 
@@ -32,6 +32,25 @@ interface Overlay {
   readonly mine: { readonly rows: Uint32Array; n: number }[];
 }
 
+/**
+ * Inserted rows written while the transaction goes on: once `spillRows` rows are queued and no
+ * such write is in flight, they go to the part writer thread, so that commit waits only for the
+ * tail. The rows stay in memory too (reads see them, and a fallback writes them again).
+ */
+interface Spill {
+  readonly batches: readonly RecordBatch[];
+  /** The files, or null when the write failed (commit writes the rows again and reports its own error). */
+  readonly written: Promise<WrittenPart[] | null>;
+  /** The local part a read made of the rows; once it has deleted rows the files are not used. */
+  local?: LocalPart;
+}
+
+/** What commit adds: files written already, then the rows still to write. */
+export interface Inserted {
+  readonly files: WrittenPart[];
+  readonly batches: RecordBatch[];
+}
+
 /** Deletes rows of one part one at a time, as a replace yields them (rows ascending). */
 export interface RowMarker {
   /** Marks `row` deleted; false when the transaction had deleted it already. */
@@ -45,6 +64,9 @@ export interface RowMarker {
 export class TxState {
   private readonly locals: LocalPart[] = [];
   private pending: RecordBatch[] = [];
+  private pendingRows = 0;
+  private readonly spills: Spill[] = [];
+  private spilling = false;
   private readonly overlays = new Map<string, Overlay>();
   // made on the first row object (a delete or an array insert never needs one)
   private stage: RowStage | null = null;
@@ -56,7 +78,11 @@ export class TxState {
 
   /** Queues validated rows; they become a local part at the next read or at commit. */
   add(batches: readonly RecordBatch[]): void {
-    this.pending.push(...batches);
+    for (const b of batches) {
+      this.pending.push(b);
+      this.pendingRows += b.numRows;
+    }
+    if (this.pendingRows >= this.ctx.options.spillRows && !this.spilling && this.ctx.partWriter) this.spill();
   }
 
   /** Stages one plain row object, converted with the others at the next `takeRows()`. */
@@ -78,7 +104,7 @@ export class TxState {
 
   /** True when the transaction changed nothing. */
   get empty(): boolean {
-    return this.pending.length === 0 && this.queuedRows === 0 && this.locals.length === 0 && this.overlays.size === 0;
+    return this.pending.length === 0 && this.queuedRows === 0 && this.locals.length === 0 && this.spills.length === 0 && this.overlays.size === 0;
   }
 
   /** The snapshot the transaction's reads see (not pinned on its own: the base pin covers it). */
@@ -143,20 +169,63 @@ export class TxState {
   }
 
   /**
-   * The surviving inserted rows, as batches in insertion order: local parts (without the rows the
-   * transaction deleted again), then the batches no read has frozen yet, as they are.
+   * The surviving inserted rows for commit: the files of spills whose rows are all still there (in
+   * insertion order), then as batches the rest: local parts (without the rows the transaction
+   * deleted again), spills whose files cannot serve, and the batches no read has frozen yet.
+   * Files of spills that cannot serve are removed.
    */
-  async *inserted(): AsyncGenerator<RecordBatch> {
+  async inserted(): Promise<Inserted> {
+    const files: WrittenPart[] = [];
+    const batches: RecordBatch[] = [];
+    const unused: WrittenPart[] = [];
     const schema = this.base.schema;
+    const spilled = new Map(this.spills.filter((s) => s.local).map((s) => [s.local!, s]));
     for (const l of this.locals) {
+      const spill = spilled.get(l);
+      const written = spill ? await spill.written : null;
+      if (written && l.deleted.count === 0) {
+        files.push(...written);
+        continue;
+      }
+      if (written) unused.push(...written);
       if (l.deleted.count === 0) {
-        yield new RecordBatch(schema, makeData({ type: new Struct(schema.fields), length: l.record.rows, nullCount: 0, children: schema.fields.map((f) => l.columns.get(f.name)!) }));
+        batches.push(new RecordBatch(schema, makeData({ type: new Struct(schema.fields), length: l.record.rows, nullCount: 0, children: schema.fields.map((f) => l.columns.get(f.name)!) })));
         continue;
       }
       const view = { ...this.view(), parts: [l.record] };
-      yield* scanBatches(this.ctx, view, plan(schema, view.record.name, undefined));
+      for await (const b of scanBatches(this.ctx, view, plan(schema, view.record.name, undefined))) batches.push(b);
     }
-    yield* this.pending;
+    for (const s of this.spills) {
+      if (s.local) continue;
+      const written = await s.written;
+      if (written) files.push(...written);
+      else batches.push(...s.batches);
+    }
+    batches.push(...this.takePending());
+    await removeParts(this.ctx, unused);
+    return { files, batches };
+  }
+
+  /** The batches no spill and no read took yet (then none are queued). */
+  takePending(): RecordBatch[] {
+    const pending = this.pending;
+    this.pending = [];
+    this.pendingRows = 0;
+    return pending;
+  }
+
+  /** True while a spill is being written (the part writer thread is busy with it). */
+  get spillInFlight(): boolean {
+    return this.spilling;
+  }
+
+  /** Removes the files written for the transaction (after rollback or a failed commit), in the background. */
+  discard(): void {
+    if (this.spills.length === 0) return;
+    const spills = this.spills.splice(0);
+    this.ctx.background('discard transaction files', async () => {
+      for (const s of spills) await removeParts(this.ctx, (await s.written) ?? []);
+    });
   }
 
   /** The rows deleted from committed partitions, sorted per partition. */
@@ -195,18 +264,35 @@ export class TxState {
     return o;
   }
 
-  // pending batches become one local part, with zone maps so reads prune it like any other
+  // the queued rows start their way to a file (see Spill); a failed write is retried at commit
+  private spill(): void {
+    const batches = this.takePending();
+    this.spilling = true;
+    const written = writeParts(this.ctx, this.base.record.id, this.base.schema, batches).then(
+      (parts) => parts,
+      () => null,
+    );
+    this.spills.push({ batches, written: written.finally(() => (this.spilling = false)) });
+  }
+
+  // spilled rows not yet read, then the pending batches, become local parts with zone maps, so
+  // reads prune them like any other part
   private freeze(): void {
-    if (this.pending.length === 0) return;
+    for (const s of this.spills) if (!s.local) s.local = this.localPart(s.batches);
+    if (this.pending.length > 0) this.localPart(this.takePending());
+  }
+
+  private localPart(batches: readonly RecordBatch[]): LocalPart {
     const schema = this.base.schema;
-    const rows = this.pending.reduce((n, b) => n + b.numRows, 0);
-    const data = sliceColumns(schema, this.pending, 0, rows);
-    this.pending = [];
+    const rows = batches.reduce((n, b) => n + b.numRows, 0);
+    const data = sliceColumns(schema, batches, 0, rows);
     const id = `${LOCAL}${this.locals.length}`;
     const zones = Object.fromEntries(schema.fields.map((f, i) => [f.name, zoneStats(data[i]!)]));
     const seq = Number.MAX_SAFE_INTEGER - 1_000_000 + this.locals.length;
     const record: PartRecord = { id, table: this.base.record.id, seq, rows, bytes: 0, file: '', segments: [], zones, added: this.base.record.version };
     const columns = new Map(schema.fields.map((f, i) => [f.name, data[i]!]));
-    this.locals.push({ record, columns, deleted: { bits: emptyBits(rows), count: 0 } });
+    const local = { record, columns, deleted: { bits: emptyBits(rows), count: 0 } };
+    this.locals.push(local);
+    return local;
   }
 }

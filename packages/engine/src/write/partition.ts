@@ -29,8 +29,11 @@ export function sliceColumns(schema: Schema, batches: readonly RecordBatch[], st
   });
 }
 
-/** Writes the rows of `batches` as partitions of at most `partitionRows` rows, durably. */
-export async function writeParts(ctx: StoreContext, table: string, schema: Schema, batches: readonly RecordBatch[]): Promise<WrittenPart[]> {
+/**
+ * Writes the rows of `batches` as partitions of at most `partitionRows` rows, durably; on the part
+ * writer thread when the store has one, unless `background` is false (then on this thread).
+ */
+export async function writeParts(ctx: StoreContext, table: string, schema: Schema, batches: readonly RecordBatch[], background = true): Promise<WrittenPart[]> {
   const total = batches.reduce((n, b) => n + b.numRows, 0);
   const count = Math.ceil(total / ctx.options.partitionRows);
   // even cuts, so a 1.1× target insert does not leave a tiny tail partition
@@ -39,7 +42,7 @@ export async function writeParts(ctx: StoreContext, table: string, schema: Schem
   try {
     for (let start = 0; start < total; start += size) {
       const columns = sliceColumns(schema, batches, start, Math.min(total, start + size));
-      written.push(await writePart(ctx, table, schema, columns, undefined, true));
+      written.push(await writePart(ctx, table, schema, columns, undefined, background));
     }
   } catch (e) {
     await removeParts(ctx, written);
