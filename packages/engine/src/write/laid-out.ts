@@ -26,6 +26,7 @@ export class LaidOutPart {
   private readonly file: string;
   private readonly ready: Promise<{ writer: BlobWriter; slots: (Slot | undefined)[] }>;
   private unsynced = 0;
+  private landed = 0;
   private syncing: Promise<void> | undefined;
   private failure: unknown;
   private readonly writes = new Set<Promise<void>>();
@@ -45,6 +46,7 @@ export class LaidOutPart {
 
   /** Rows [from, to) of every laid-out column are final in `placed`: writes them in their stretches. */
   land(from: number, to: number): void {
+    this.landed += to - from;
     this.track(
       this.ready.then(({ writer, slots }) => {
         const writes: Promise<void>[] = [];
@@ -67,7 +69,8 @@ export class LaidOutPart {
   async finish(columns: readonly Data[], known?: Readonly<Record<string, ZoneStats>>): Promise<WrittenPart> {
     const { writer, slots } = await this.ready;
     try {
-      await this.settled();
+      // every landed stretch's write has been started (`land` runs when `ready` resolves); the
+      // rest is encoded while they and the syncs finish
       const byName = new Map(this.schema.fields.map((f, c) => [f.name, slots[c]]));
       const laid = async (name: string, data: Data): Promise<SegmentRef | undefined> => {
         const slot = byName.get(name);
@@ -75,6 +78,7 @@ export class LaidOutPart {
       };
       const emit = (bytes: Uint8Array) => void writer.append(bytes);
       const encoded = await encodePart(this.id, this.schema, columns, known, emit, () => writer.size, laid);
+      await this.settled();
       await writer.commit();
       return { table: this.table, file: this.file, ...encoded };
     } catch (e) {
@@ -107,9 +111,10 @@ export class LaidOutPart {
     }
   }
 
-  // one data sync at a time, whenever enough has landed since the last
+  // one data sync at a time, whenever enough has landed since the last; none once every row has
+  // landed (the commit's own sync flushes the rest)
   private syncSoon(writer: BlobWriter): void {
-    if (this.syncing || this.unsynced < SYNC_BYTES) return;
+    if (this.syncing || this.unsynced < SYNC_BYTES || this.landed === this.rows) return;
     this.unsynced = 0;
     this.syncing = writer.flush().finally(() => {
       this.syncing = undefined;
