@@ -2,7 +2,7 @@
 // value buffers have a known size, so each gets a stretch of the file up front and its values are
 // written there as rows land, with a data sync now and then, so little is left to flush once the
 // last row is in. The rest (message headers, other columns, footer) is written at the end.
-import type { Data, DataType, Schema } from 'apache-arrow';
+import type { Data, Field, Schema } from 'apache-arrow';
 import type { StoreContext } from '../context.js';
 import type { ZoneStats } from '../expr/kernel.js';
 import { fixedData } from '../data/layout.js';
@@ -102,7 +102,7 @@ export class LaidOutPart {
       const slots: (Slot | undefined)[] = [];
       for (const [c, field] of this.schema.fields.entries()) {
         const bytes = this.placed[c];
-        slots.push(bytes && bytes.length >= MIN_LAID_BYTES ? await slotFor(writer, field.name, field.type, this.rows, bytes) : undefined);
+        slots.push(bytes && bytes.length >= MIN_LAID_BYTES ? await slotFor(writer, field, this.rows, bytes) : undefined);
       }
       return { writer, slots };
     } catch (e) {
@@ -146,11 +146,12 @@ interface Slot {
 }
 
 // The stretch of a column: room for the longest header the encoder may put before the values (with
-// or without a validity buffer) and the longest tail after them, the segment without nulls aligned.
-async function slotFor(writer: BlobWriter, name: string, type: DataType, rows: number, bytes: Uint8Array): Promise<Slot | undefined> {
+// a validity buffer when the column is nullable) and the longest tail after them, the segment
+// without nulls aligned.
+async function slotFor(writer: BlobWriter, { name, type, nullable }: Field, rows: number, bytes: Uint8Array): Promise<Slot | undefined> {
   const values = new (type.ArrayType as new (b: ArrayBufferLike, o: number, n: number) => ArrayBufferView)(bytes.buffer, bytes.byteOffset, rows);
   const plain = split(await segmentPieces(name, fixedData(type, rows, values, undefined, 0)), bytes);
-  const nulls = split(await segmentPieces(name, fixedData(type, rows, values, new Uint8Array(Math.ceil(rows / 8)), 1)), bytes);
+  const nulls = nullable ? split(await segmentPieces(name, fixedData(type, rows, values, new Uint8Array(Math.ceil(rows / 8)), 1)), bytes) : plain;
   if (!plain || !nulls) return undefined;
   const head = Math.max(plain.head.length, nulls.head.length);
   const tail = Math.max(plain.tail.length, nulls.tail.length);
