@@ -109,9 +109,10 @@ async function writeAll(
   try {
     if (source.partitions) {
       // the reader conforms and gathers partitions itself (Parquet: in its worker threads)
-      for await (const step of source.partitions(schema, match.rename, ctx.options.partitionRows, where.table)) {
+      const laidOut = (size: number, placed: readonly (Uint8Array | null)[]) => sink.laidOut(size, placed);
+      for await (const step of source.partitions(schema, match.rename, ctx.options.partitionRows, where.table, laidOut)) {
         rows = step.rows;
-        if (step.filled) await sink.addFilled(step.filled);
+        if (step.filled) await sink.addFilled(step.filled, step.file);
         else options.onProgress?.({ rows, bytes: step.bytes, totalBytes: file.size });
       }
       return { written: await sink.finish(), rows };

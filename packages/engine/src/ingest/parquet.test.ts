@@ -1,6 +1,6 @@
 // Parquet ingest through the public entry: files written by parquet-wasm (every codec, several row
 // groups, GeoParquet) and by DuckDB's COPY ... (FORMAT parquet).
-import { readFile } from 'node:fs/promises';
+import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { Binary, Field, Float64, Int8, Int64, RecordBatch, Schema, Struct, Table as ArrowTable, TimestampMicrosecond, Utf8, type Vector, makeData, tableToIPC, vectorFromArray } from 'apache-arrow';
@@ -140,6 +140,30 @@ describe('Parquet ingest', () => {
     const e = await t.raw.ingest(await t.raw.upload('a.parquet', parquetOf(3000, pw.Compression.SNAPPY, undefined, { level }))).catch((x: unknown) => x);
     expect(e).toMatchObject({ code: 'InvalidData', column: 'level', row: 2500 });
     expect(await t.select().count()).toBe(0);
+  });
+
+  it('writes partitions as their rows land, and a bad value after that leaves no file and the table as it was', async () => {
+    // partitions of 16384 rows: their fixed-width columns are written into the file as row groups land
+    const dir = await tempDir();
+    const store = await openStore({ path: dir.path, workers: 0, partitionRows: 16384 });
+    cleanups.push(dir.remove, () => store.close());
+    const t = store.table('obs');
+    await t.create(new Schema([new Field('id', new Int64(), false), new Field('depth', new Float64(), true), new Field('name', new Utf8(), true), new Field('level', new Int8(), true)]));
+    const level = (bad: number) => ({ level: vectorFromArray(Int32Array.from({ length: 30000 }, (_, i) => (i === bad ? 300 : i % 100))) });
+    await t.raw.ingest(await t.raw.upload('good.parquet', parquetOf(30000, pw.Compression.SNAPPY, undefined, level(-1))));
+    const rows = await t.select().all();
+    expect(rows).toHaveLength(30000);
+    expect([rows[0], rows[20001]]).toEqual([
+      { id: 0n, depth: null, name: 'P0', level: 0 },
+      { id: 20001n, depth: 20001 / 4, name: `P${20001 % 13}`, level: 1 },
+    ]);
+    const files = async () => (await readdir(join(dir.path, 'parts'), { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => e.name).sort();
+    const before = await files();
+    // the bad value is in the second partition: the first is complete, the second partly written
+    const e = await t.raw.ingest(await t.raw.upload('bad.parquet', parquetOf(30000, pw.Compression.SNAPPY, undefined, level(25000))), { opt: 'truncate' }).catch((x: unknown) => x);
+    expect(e).toMatchObject({ code: 'InvalidData', column: 'level', row: 25000 });
+    expect(await files()).toEqual(before);
+    expect(await t.select().count()).toBe(30000);
   });
 
   it('rejects a damaged file with InvalidData and leaves nothing behind', async () => {

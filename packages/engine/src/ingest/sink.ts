@@ -4,6 +4,7 @@
 import type { RecordBatch, Schema } from 'apache-arrow';
 import type { StoreContext } from '../context.js';
 import type { ZoneStats } from '../expr/kernel.js';
+import { LaidOutPart } from '../write/laid-out.js';
 import { type WrittenPart, removeParts, writePart } from '../write/partition.js';
 import { ColumnAccumulator } from './accumulate.js';
 import type { FilledColumn } from './source.js';
@@ -15,6 +16,8 @@ export class PartSink {
   private rows = 0;
   /** The partition being written, at most one at a time. */
   private writing: Promise<void> = Promise.resolve();
+  /** Partition files opened by `laidOut` and not yet finished. */
+  private readonly laid = new Set<LaidOutPart>();
 
   constructor(
     private readonly ctx: StoreContext,
@@ -47,11 +50,22 @@ export class PartSink {
   }
 
   /**
-   * Writes a partition filled elsewhere (columns of the schema, with their zone maps), once the
-   * previous write is done; resolves when its write has started. Not mixed with `add`.
+   * Opens the file of a partition of `rows` rows that is filled elsewhere: its fixed-width columns
+   * (`placed` buffers) are written as their rows land; `addFilled` with it finishes the file.
    */
-  async addFilled(filled: readonly FilledColumn[]): Promise<void> {
-    await this.write(filled);
+  laidOut(rows: number, placed: readonly (Uint8Array | null)[]): LaidOutPart {
+    const part = new LaidOutPart(this.ctx, this.tableId, this.schema, rows, placed);
+    this.laid.add(part);
+    return part;
+  }
+
+  /**
+   * Writes a partition filled elsewhere (columns of the schema, with their zone maps), once the
+   * previous write is done; resolves when its write has started. Not mixed with `add`. With
+   * `file` (from `laidOut`), what that file lacks is written into it.
+   */
+  async addFilled(filled: readonly FilledColumn[], file?: LaidOutPart): Promise<void> {
+    await this.write(filled, file);
   }
 
   /** Writes the rows still held; returns every written partition. */
@@ -64,6 +78,8 @@ export class PartSink {
   /** Waits for a write in progress, then removes every file written so far (the ingest failed). */
   async discard(): Promise<void> {
     await this.writing.catch(() => undefined);
+    await Promise.all([...this.laid].map((part) => part.abort()));
+    this.laid.clear();
     await removeParts(this.ctx, this.written);
     this.written.length = 0;
   }
@@ -76,12 +92,13 @@ export class PartSink {
     await this.write(filled);
   }
 
-  private async write(filled: readonly FilledColumn[]): Promise<void> {
+  private async write(filled: readonly FilledColumn[], file?: LaidOutPart): Promise<void> {
     await this.writing;
     const zones: Record<string, ZoneStats> = {};
     this.schema.fields.forEach((f, c) => (zones[f.name] = filled[c]!.zone));
     const data = filled.map((f) => f.data);
-    this.writing = writePart(this.ctx, this.tableId, this.schema, data, zones).then((part) => void this.written.push(part));
+    const written = file ? file.finish(data, zones).finally(() => this.laid.delete(file)) : writePart(this.ctx, this.tableId, this.schema, data, zones);
+    this.writing = written.then((part) => void this.written.push(part));
     this.writing.catch(() => undefined); // observed by the next flush, finish or discard
   }
 

@@ -1,6 +1,7 @@
 // What every file reader offers ingest: column names, the file's own schema, and batches in file order.
 import type { Data, DataType, RecordBatch, Schema } from 'apache-arrow';
 import type { ZoneStats } from '../expr/kernel.js';
+import type { LaidOutPart } from '../write/laid-out.js';
 
 /** One batch of file rows; `bytes` is how far into the file the reader has got. */
 export interface SourceBatch {
@@ -32,8 +33,10 @@ export interface FileSource {
    * mapped by `rename`) and gathered into partitions of `partitionRows` rows (the last may be
    * shorter), each column with its zone map. Yields progress as rows arrive; `filled` when a
    * partition is complete. Errors are the ones `conformFileBatch` raises, in file order.
+   * `laidOut` opens a partition's file as soon as its buffers exist, so the reader can have its
+   * fixed-width columns written as their rows land (`filled` then comes with that `file`).
    */
-  partitions?(schema: Schema, rename: ReadonlyMap<string, string>, partitionRows: number, table: string): AsyncIterable<FilledProgress>;
+  partitions?(schema: Schema, rename: ReadonlyMap<string, string>, partitionRows: number, table: string, laidOut?: OpenLaidOut): AsyncIterable<FilledProgress>;
   /** Releases threads and handles; safe to call twice. */
   close(): Promise<void>;
 }
@@ -49,4 +52,9 @@ export interface FilledProgress {
   readonly rows: number;
   readonly bytes: number;
   readonly filled?: readonly FilledColumn[];
+  /** The partition's file, its fixed-width columns already written, when `laidOut` opened one. */
+  readonly file?: LaidOutPart;
 }
+
+/** Opens the file of a partition of `rows` rows; `placed` are its fixed-width value buffers (else null). */
+export type OpenLaidOut = (rows: number, placed: readonly (Uint8Array | null)[]) => LaidOutPart;

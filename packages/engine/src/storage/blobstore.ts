@@ -7,6 +7,15 @@ export interface BlobWriter {
   append(bytes: Uint8Array): Promise<void>;
   /** Bytes appended so far (including ones still in flight). */
   readonly size: number;
+  /** Leaves the next `bytes` bytes to `writeAt` (appends continue after them); returns where they start. */
+  skip(bytes: number): number;
+  /** Writes `bytes` at `position`, inside a stretch left by `skip`; may be in flight with appends. */
+  writeAt(position: number, bytes: Uint8Array): Promise<void>;
+  /**
+   * Makes the bytes written so far durable (the writes finished when it is called; data only, not
+   * the size), so the final commit has little left to flush. The file is still not visible.
+   */
+  flush(): Promise<void>;
   /** Waits for the appends, makes the file durable and visible under its path. */
   commit(): Promise<void>;
   /** Discards the file; nothing becomes visible. */

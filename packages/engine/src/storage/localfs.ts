@@ -92,13 +92,22 @@ class LocalBlobWriter implements BlobWriter {
   append(bytes: Uint8Array): Promise<void> {
     const at = this.position;
     this.position += bytes.length;
-    const p = writeFully(this.fh, bytes, at).catch((e: unknown) => {
-      this.failed ??= e;
-      throw e;
-    });
-    this.pending.add(p);
-    void p.finally(() => this.pending.delete(p)).catch(() => undefined);
-    return p;
+    return this.writeAt(at, bytes);
+  }
+
+  skip(bytes: number): number {
+    const at = this.position;
+    this.position += bytes;
+    return at;
+  }
+
+  writeAt(position: number, bytes: Uint8Array): Promise<void> {
+    return this.track(writeFully(this.fh, bytes, position));
+  }
+
+  async flush(): Promise<void> {
+    await Promise.allSettled([...this.pending]);
+    if (this.failed === undefined) await this.track(this.fh.datasync());
   }
 
   async commit(): Promise<void> {
@@ -116,6 +125,17 @@ class LocalBlobWriter implements BlobWriter {
     }
     await rename(this.tmp, this.target);
     await syncDir(dirname(this.target));
+  }
+
+  // a write or sync in flight: the first failure fails the commit
+  private track(op: Promise<void>): Promise<void> {
+    const p = op.catch((e: unknown) => {
+      this.failed ??= e;
+      throw e;
+    });
+    this.pending.add(p);
+    void p.finally(() => this.pending.delete(p)).catch(() => undefined);
+    return p;
   }
 
   async abort(): Promise<void> {

@@ -104,8 +104,8 @@ export async function mergeParts(ctx: StoreContext, writer: PartWriter, table: s
   return { table, file, ...(await writer.merge({ id, file, schema, inputs: parts, known })) };
 }
 
-// unique, and carries this process's token (a file of a live writer is no orphan)
-const newPartId = (ctx: StoreContext): string => `${Date.now().toString(36)}-${ctx.token}-${randomBytes(4).toString('hex')}`;
+/** A new partition id: unique, and carries this process's token (a file of a live writer is no orphan). */
+export const newPartId = (ctx: StoreContext): string => `${Date.now().toString(36)}-${ctx.token}-${randomBytes(4).toString('hex')}`;
 
 /** A partition file's layout and zone maps, as `encodePart` made them. */
 export type EncodedPart = Pick<PartRecord, 'id' | 'rows' | 'bytes' | 'segments' | 'zones'>;
@@ -113,7 +113,8 @@ export type EncodedPart = Pick<PartRecord, 'id' | 'rows' | 'bytes' | 'segments' 
 /**
  * Encodes a partition file (prefix, one segment per column and derived column, footer), handing
  * each piece to `emit` as soon as it is made (value buffers as views of the columns, not copies);
- * `size()` is the bytes emitted so far.
+ * `size()` is the bytes emitted so far. With `laid` (`laid-out.ts`), the prefix is already written
+ * and a column `laid` places itself (its segment's location) is not emitted.
  */
 export async function encodePart(
   id: string,
@@ -122,11 +123,12 @@ export async function encodePart(
   known: Readonly<Record<string, ZoneStats>> | undefined,
   emit: (bytes: Uint8Array) => void,
   size: () => number,
+  laid?: (name: string, data: Data) => Promise<SegmentRef | undefined>,
 ): Promise<EncodedPart> {
   const rows = columns[0]?.length ?? 0;
   const zones: Record<string, ZoneStats> = {};
   const segments: SegmentRef[] = [];
-  emit(encodePrefix());
+  if (!laid) emit(encodePrefix());
   const named = schema.fields.map((field, i) => ({ name: field.name, data: columns[i]!, sameAs: undefined as string | undefined }));
   for (const { name, data, sameAs } of [...named, ...derivedColumns(schema, columns)]) {
     const alias = sameAs === undefined ? undefined : segments.find((s) => s.name === sameAs);
@@ -136,11 +138,15 @@ export async function encodePart(
       zones[name] = zones[sameAs!]!;
       continue;
     }
-    // the values are written from the column's own buffers, never copied into one
-    const offset = size();
-    for (const piece of await segmentPieces(name, data)) emit(piece);
-    segments.push({ name, offset, length: size() - offset });
-    emit(padding(size()));
+    const placed = await laid?.(name, data);
+    if (placed) segments.push(placed);
+    else {
+      // the values are written from the column's own buffers, never copied into one
+      const offset = size();
+      for (const piece of await segmentPieces(name, data)) emit(piece);
+      segments.push({ name, offset, length: size() - offset });
+      emit(padding(size()));
+    }
     zones[name] = known?.[name] ?? zoneStats(data);
   }
   emit(encodeFooter(id, rows, segments));

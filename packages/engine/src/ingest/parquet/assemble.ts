@@ -5,21 +5,26 @@
 import { type DataType, type Schema, Type } from 'apache-arrow';
 import { fixedData, varData } from '../../data/layout.js';
 import { ColumnAccumulator, PlacedColumn } from '../accumulate.js';
-import type { FilledColumn } from '../source.js';
+import type { LaidOutPart } from '../../write/laid-out.js';
+import type { FilledColumn, OpenLaidOut } from '../source.js';
 import { type ColumnPiece, type Piece, isPlaced } from './place.js';
 
 /** One partition of `size` rows being filled by pieces in row order. */
 export class PartitionFill {
   /** Per column, the bytes of its shared values buffer (placed columns), else null. */
   readonly placed: readonly (Uint8Array | null)[];
+  /** The partition's file when it is written as rows land (`laidOut`). */
+  readonly file: LaidOutPart | undefined;
   private readonly columns: (PlacedColumn | ColumnAccumulator)[];
   private rows = 0;
 
   constructor(
     private readonly schema: Schema,
     readonly size: number,
+    laidOut?: OpenLaidOut,
   ) {
     this.placed = schema.fields.map((f) => (isPlaced(f.type) ? new Uint8Array(new SharedArrayBuffer(size * bytesPer(f.type))) : null));
+    this.file = laidOut?.(size, this.placed);
     this.columns = schema.fields.map((f, c) => {
       const bytes = this.placed[c];
       if (bytes) return new PlacedColumn(f.type, new (f.type.ArrayType as new (b: ArrayBufferLike) => ArrayBufferView & { length: number })(bytes.buffer));
@@ -40,6 +45,7 @@ export class PartitionFill {
       if (column instanceof PlacedColumn) column.note(piece.rows, col.validity, col.nullCount);
       else column.append(chunkOf(this.schema.fields[c]!.type, piece.rows, col), col.zone);
     });
+    this.file?.land(this.rows, this.rows + piece.rows);
     this.rows += piece.rows;
   }
 

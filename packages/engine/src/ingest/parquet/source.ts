@@ -9,7 +9,7 @@ import type { StoreContext } from '../../context.js';
 import { type ErrorCode, HaloclineError } from '../../errors.js';
 import type { RawRecord } from '../../raw/entry.js';
 import type { BlobReader } from '../../storage/blobstore.js';
-import type { FileSource, FilledProgress } from '../source.js';
+import type { FileSource, FilledProgress, OpenLaidOut } from '../source.js';
 import { PartitionFill } from './assemble.js';
 import type { Piece, PartTarget } from './place.js';
 import type { FromWorker, RowGroupInfo, ToWorker } from './protocol.js';
@@ -69,7 +69,7 @@ export class ParquetSource implements FileSource {
    * zone maps of var-width and bool columns; this thread merges validity, computes the fixed-width
    * zone maps (its loops run faster than in a thread running wasm) and copies var-width columns.
    */
-  async *partitions(schema: Schema, rename: ReadonlyMap<string, string>, partitionRows: number, table: string): AsyncGenerator<FilledProgress> {
+  async *partitions(schema: Schema, rename: ReadonlyMap<string, string>, partitionRows: number, table: string, laidOut?: OpenLaidOut): AsyncGenerator<FilledProgress> {
     const { groups } = await this.start();
     const target: ToWorker = { kind: 'target', session: this.session, schema: tableToIPC(new Table(schema), 'stream'), rename: [...rename], table };
     for (const d of this.decoders) d.worker.postMessage(target);
@@ -79,7 +79,7 @@ export class ParquetSource implements FileSource {
     const fills = new Map<number, PartitionFill>();
     const fillOf = (p: number) => {
       let fill = fills.get(p);
-      if (!fill) fills.set(p, (fill = new PartitionFill(schema, Math.min(partitionRows, total - p * partitionRows))));
+      if (!fill) fills.set(p, (fill = new PartitionFill(schema, Math.min(partitionRows, total - p * partitionRows), laidOut)));
       return fill;
     };
     // the stretches of group g in each partition it overlaps, the partitions' buffers made on demand
@@ -125,7 +125,7 @@ export class ParquetSource implements FileSource {
         rows += piece.rows;
         if (!fill.full) continue;
         fills.delete(p);
-        yield { rows, bytes: Math.min(bytes, this.file.size), filled: fill.finish() };
+        yield { rows, bytes: Math.min(bytes, this.file.size), filled: fill.finish(), file: fill.file };
       }
       yield { rows, bytes: Math.min(bytes, this.file.size) };
     }

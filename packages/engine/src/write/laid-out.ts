@@ -1,0 +1,186 @@
+// A partition file written while its rows still arrive (Parquet ingest): the fixed-width columns'
+// value buffers have a known size, so each gets a stretch of the file up front and its values are
+// written there as rows land, with a data sync now and then, so little is left to flush once the
+// last row is in. The rest (message headers, other columns, footer) is written at the end.
+import type { Data, Field, Schema } from 'apache-arrow';
+import type { StoreContext } from '../context.js';
+import type { ZoneStats } from '../expr/kernel.js';
+import { fixedData } from '../data/layout.js';
+import type { BlobWriter } from '../storage/blobstore.js';
+import { type SegmentRef, encodePrefix, segmentPieces } from '../storage/format.js';
+import { partFile } from '../storage/records.js';
+import { type WrittenPart, encodePart, newPartId } from './partition.js';
+
+/** A data sync starts once this many bytes have landed since the last (one sync at a time). */
+const SYNC_BYTES = 4 << 20;
+/** Smaller value buffers are not laid out (the encoder joins them with their headers). */
+const MIN_LAID_BYTES = 1 << 16;
+
+/**
+ * One partition file of `rows` rows of `schema`. `placed` holds, per column, the bytes of its
+ * fixed-width value buffer (null for other columns): rows reported by `land` must be final there.
+ * Nothing is visible until `finish` commits the file; `abort` removes it.
+ */
+export class LaidOutPart {
+  private readonly id: string;
+  private readonly file: string;
+  private readonly ready: Promise<{ writer: BlobWriter; slots: (Slot | undefined)[] }>;
+  private unsynced = 0;
+  private landed = 0;
+  private syncing: Promise<void> | undefined;
+  private failure: unknown;
+  private readonly writes = new Set<Promise<void>>();
+
+  constructor(
+    ctx: StoreContext,
+    private readonly table: string,
+    private readonly schema: Schema,
+    private readonly rows: number,
+    private readonly placed: readonly (Uint8Array | null)[],
+  ) {
+    this.id = newPartId(ctx);
+    this.file = partFile(table, this.id);
+    this.ready = this.layOut(ctx);
+    this.ready.catch((e: unknown) => void (this.failure ??= e));
+  }
+
+  /** Rows [from, to) of every laid-out column are final in `placed`: writes them in their stretches. */
+  land(from: number, to: number): void {
+    this.landed += to - from;
+    this.track(
+      this.ready.then(({ writer, slots }) => {
+        const writes: Promise<void>[] = [];
+        for (const slot of slots) {
+          if (!slot) continue;
+          const bytes = slot.bytes.subarray(from * slot.width, to * slot.width);
+          this.unsynced += bytes.length;
+          writes.push(writer.writeAt(slot.values + from * slot.width, bytes));
+        }
+        this.syncSoon(writer);
+        return Promise.all(writes).then(() => undefined);
+      }),
+    );
+  }
+
+  /**
+   * Writes what is left (the laid-out columns' headers, every other column, the footer) from the
+   * final `columns`, then commits the file durably; `known` zone maps are used as in `writePart`.
+   */
+  async finish(columns: readonly Data[], known?: Readonly<Record<string, ZoneStats>>): Promise<WrittenPart> {
+    const { writer, slots } = await this.ready;
+    try {
+      // every landed stretch's write has been started (`land` runs when `ready` resolves); the
+      // rest is encoded while they and the syncs finish
+      const byName = new Map(this.schema.fields.map((f, c) => [f.name, slots[c]]));
+      const laid = async (name: string, data: Data): Promise<SegmentRef | undefined> => {
+        const slot = byName.get(name);
+        return slot && fitSegment(writer, name, slot, await segmentPieces(name, data));
+      };
+      const emit = (bytes: Uint8Array) => void writer.append(bytes);
+      const encoded = await encodePart(this.id, this.schema, columns, known, emit, () => writer.size, laid);
+      await this.settled();
+      await writer.commit();
+      return { table: this.table, file: this.file, ...encoded };
+    } catch (e) {
+      await writer.abort();
+      throw e;
+    }
+  }
+
+  /** Removes the file (the ingest failed); nothing of it was visible. */
+  async abort(): Promise<void> {
+    const ready = await this.ready.catch(() => undefined);
+    await this.settled().catch(() => undefined);
+    await ready?.writer.abort();
+  }
+
+  // opens the file, writes the prefix and leaves a stretch per laid-out column
+  private async layOut(ctx: StoreContext): Promise<{ writer: BlobWriter; slots: (Slot | undefined)[] }> {
+    const writer = await ctx.blobs.create(this.file);
+    try {
+      void writer.append(encodePrefix());
+      const slots: (Slot | undefined)[] = [];
+      for (const [c, field] of this.schema.fields.entries()) {
+        const bytes = this.placed[c];
+        slots.push(bytes && bytes.length >= MIN_LAID_BYTES ? await slotFor(writer, field, this.rows, bytes) : undefined);
+      }
+      return { writer, slots };
+    } catch (e) {
+      await writer.abort();
+      throw e;
+    }
+  }
+
+  // one data sync at a time, whenever enough has landed since the last; none once every row has
+  // landed (the commit's own sync flushes the rest)
+  private syncSoon(writer: BlobWriter): void {
+    if (this.syncing || this.unsynced < SYNC_BYTES || this.landed === this.rows) return;
+    this.unsynced = 0;
+    this.syncing = writer.flush().finally(() => {
+      this.syncing = undefined;
+      this.syncSoon(writer);
+    });
+    this.track(this.syncing);
+  }
+
+  private track(op: Promise<void>): void {
+    const p = op.catch((e: unknown) => void (this.failure ??= e));
+    this.writes.add(p);
+    void p.finally(() => this.writes.delete(p));
+  }
+
+  // every write and sync started so far has ended; the first failure is thrown
+  private async settled(): Promise<void> {
+    while (this.writes.size > 0) await Promise.all([...this.writes]);
+    if (this.failure !== undefined) throw this.failure;
+  }
+}
+
+/** Where one column's stretch lies: its values at `values`, the segment anywhere in [start, end). */
+interface Slot {
+  readonly start: number;
+  readonly values: number;
+  readonly end: number;
+  readonly width: number;
+  readonly bytes: Uint8Array;
+}
+
+// The stretch of a column: room for the longest header the encoder may put before the values (with
+// a validity buffer when the column is nullable) and the longest tail after them, the segment
+// without nulls aligned.
+async function slotFor(writer: BlobWriter, { name, type, nullable }: Field, rows: number, bytes: Uint8Array): Promise<Slot | undefined> {
+  const values = new (type.ArrayType as new (b: ArrayBufferLike, o: number, n: number) => ArrayBufferView)(bytes.buffer, bytes.byteOffset, rows);
+  const plain = split(await segmentPieces(name, fixedData(type, rows, values, undefined, 0)), bytes);
+  const nulls = nullable ? split(await segmentPieces(name, fixedData(type, rows, values, new Uint8Array(Math.ceil(rows / 8)), 1)), bytes) : plain;
+  if (!plain || !nulls) return undefined;
+  const head = Math.max(plain.head.length, nulls.head.length);
+  const tail = Math.max(plain.tail.length, nulls.tail.length);
+  const start = writer.size;
+  const at = align(start + head - plain.head.length) + plain.head.length;
+  const end = align(at + bytes.length + tail);
+  writer.skip(end - start);
+  return { start, values: at, end, width: bytes.length / rows, bytes };
+}
+
+// Writes a column's header and tail around its values already in place, when the encoder put the
+// values buffer as one piece and the rest fits its stretch; else the caller appends the segment
+// whole (the stretch stays unused).
+function fitSegment(writer: BlobWriter, name: string, slot: Slot, pieces: readonly Uint8Array[]): SegmentRef | undefined {
+  const parts = split(pieces, slot.bytes);
+  if (!parts) return undefined;
+  const offset = slot.values - parts.head.length;
+  const after = slot.values + slot.bytes.length;
+  if (offset < slot.start || after + parts.tail.length > slot.end) return undefined;
+  void writer.writeAt(offset, parts.head);
+  if (parts.tail.length > 0) void writer.writeAt(after, parts.tail);
+  return { name, offset, length: after + parts.tail.length - offset };
+}
+
+// a segment's bytes before and after the piece that is exactly `values`, or undefined
+function split(pieces: readonly Uint8Array[], values: Uint8Array): { head: Uint8Array; tail: Uint8Array } | undefined {
+  const i = pieces.findIndex((p) => p.buffer === values.buffer && p.byteOffset === values.byteOffset && p.byteLength === values.byteLength);
+  if (i < 0) return undefined;
+  return { head: Buffer.concat(pieces.slice(0, i)), tail: Buffer.concat(pieces.slice(i + 1)) };
+}
+
+const align = (n: number): number => Math.ceil(n / 64) * 64;
