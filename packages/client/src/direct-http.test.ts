@@ -44,6 +44,7 @@ beforeAll(async () => {
       step();
     });
   });
+  server.keepAliveTimeout = 60_000; // idle connections stay open unless the client closes them
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   base = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
 });
@@ -171,5 +172,18 @@ describe('DirectHttp against a raw server', () => {
     answer = (s) => s.end('SSH-2.0-OpenSSH\r\n\r\n');
     await expect(http.request(rawBase, 'GET', {})).rejects.toThrow(/not an HTTP\/1.1 answer: "SSH-2.0-OpenSSH"/);
     http.close();
+  });
+});
+
+describe('DirectHttp idle connections', () => {
+  it('do not keep the process alive (a script that never closes the client still exits)', async () => {
+    const { execFile } = await import('node:child_process');
+    const script = `import { DirectHttp } from ${JSON.stringify(new URL('./direct-http.ts', import.meta.url).href)};
+      const r = await new DirectHttp().request(new URL(${JSON.stringify(new URL('/length', base).href)}), 'GET', {});
+      let n = 0; r.body.on('data', (c) => (n += c.byteLength)); r.body.on('end', () => console.log(n));`;
+    const out = await new Promise<string>((resolve, reject) => {
+      execFile(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { timeout: 15_000 }, (e, stdout, stderr) => (e ? reject(new Error(`${e.message}\n${stderr}`)) : resolve(stdout)));
+    });
+    expect(out.trim()).toBe(String(payload.byteLength));
   });
 });

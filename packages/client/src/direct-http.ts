@@ -128,7 +128,8 @@ export class DirectHttp {
     const head = requestHead(url, method, headers, bytes?.byteLength);
     for (let attempt = 0; ; attempt++) {
       const reused = this.idle.get(origin)?.pop();
-      const conn = reused ?? new Connection(url.hostname, Number(url.port || 80), { idle: (c) => this.list(origin).push(c), gone: (c) => this.forget(origin, c) });
+      // an IPv6 host comes bracketed in URLs, bare to net.connect
+      const conn = reused ?? new Connection(url.hostname.replace(/^\[(.*)\]$/, '$1'), Number(url.port || 80), { idle: (c) => this.list(origin).push(c), gone: (c) => this.forget(origin, c) });
       try {
         return await conn.exchange(head, bytes);
       } catch (e) {
@@ -170,7 +171,7 @@ class Connection {
 
   constructor(host: string, port: number, private readonly pool: { idle(c: Connection): void; gone(c: Connection): void }) {
     const buffer = Buffer.allocUnsafe(READ_SIZE);
-    this.socket = connect({ host, port, noDelay: true, onread: { buffer, callback: (n: number) => this.read(buffer.subarray(0, n)) } });
+    this.socket = connect({ host, port, noDelay: true, keepAlive: true, onread: { buffer, callback: (n: number) => this.read(buffer.subarray(0, n)) } });
     this.socket.on('error', (e) => this.fail(e));
     this.socket.on('close', () => {
       this.pool.gone(this);
@@ -182,6 +183,7 @@ class Connection {
 
   exchange(head: Buffer, body: Uint8Array | undefined): Promise<DirectResponse> {
     this.gotBytes = false;
+    this.socket.ref();
     return new Promise((resolve, reject) => {
       this.answered = resolve;
       this.failed = reject;
@@ -242,8 +244,11 @@ class Connection {
     this.body = undefined;
     this.failed = undefined;
     body.finish();
-    if (reusable) this.pool.idle(this);
-    else this.socket.destroy();
+    if (reusable) {
+      // an idle connection does not keep the process alive (as node:http's agent)
+      this.socket.unref();
+      this.pool.idle(this);
+    } else this.socket.destroy();
   }
 
   private abandon(): void {
