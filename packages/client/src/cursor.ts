@@ -29,7 +29,7 @@ export class RemoteCursor extends BatchViews implements CursorApi {
     const body = { query: this.filter ?? null, cols: this.options.cols ?? null, vars: this.options.vars ?? null, ...(timeout !== undefined ? { timeout } : {}) };
     let cursor: string | undefined;
     do {
-      const res = await http.stream({ method: 'POST', path: '/api/table/v2/sdk/select', query: { table_id: tableId, tx_id: txId?.() ?? '' }, json: { ...body, cursor: cursor ?? null }, read: true, pass: [204] });
+      const res = await http.read({ method: 'POST', path: '/api/table/v2/sdk/select', query: { table_id: tableId, tx_id: txId?.() ?? '' }, json: { ...body, cursor: cursor ?? null }, read: true, pass: [204] });
       if (res.status === 204) throw new HaloclineError('NotFound', `table "${tableId}" does not exist`, { table: tableId });
       const it = readBatches(res);
       let r = await it.next();

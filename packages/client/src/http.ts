@@ -5,6 +5,7 @@ import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
 import { Readable } from 'node:stream';
 import { Authorizer, type Credentials } from './auth.js';
 import { BigReadAgent } from './big-reads.js';
+import { type DirectBody, DirectHttp } from './direct-http.js';
 import { errorOf } from './errors.js';
 
 /** Client options: the service address, credentials, and tuning. */
@@ -36,6 +37,8 @@ export class Http {
   // large answers (select) are read up to 1 MiB per system call into a reused buffer per socket
   private readonly httpAgent = new BigReadAgent({ keepAlive: true });
   private readonly httpsAgent = new HttpsAgent({ keepAlive: true });
+  // select answers over plain http: the body as views of one reused read buffer per socket
+  private readonly direct = new DirectHttp();
   private readonly retries: number;
   private readonly backoffMs: number;
 
@@ -112,6 +115,30 @@ export class Http {
         continue;
       }
       throw errorOf(status, text, header(res, 'x-halocline-error'), `${r.method} ${r.path}`);
+    }
+  }
+
+  /**
+   * A read of a large answer whose bytes the caller copies as they come (an IPC stream into its
+   * batches): over plain http the body's `data` chunks are views valid only during the event
+   * (`DirectHttp`, no copy per read); otherwise as `stream`. Same retries and error mapping.
+   */
+  async read(r: Request & { json: unknown }): Promise<{ status: number; body: Readable | DirectBody }> {
+    const url = new URL(this.url(r.path, r.query));
+    if (this.customFetch || url.protocol !== 'http:') return this.stream(r);
+    for (let attempt = 0; ; attempt++) {
+      const headers = { authorization: await this.auth.header(), 'content-type': 'application/json', ...r.headers };
+      const res = await this.direct.request(url, r.method, headers, JSON.stringify(r.json));
+      const status = res.status;
+      if ((status >= 200 && status < 300) || r.pass?.includes(status)) return { status, body: res.body };
+      const text = await res.body.text();
+      const retry = attempt < this.retries && (status === 429 || (r.read === true && RETRY_READ.has(status)));
+      const refreshed = status === 401 && attempt === 0 && this.auth.invalidate();
+      if (retry || refreshed) {
+        if (retry) await sleep(this.delay(attempt, res.headers.get('retry-after') ?? null));
+        continue;
+      }
+      throw errorOf(status, text, res.headers.get('x-halocline-error') ?? null, `${r.method} ${r.path}`);
     }
   }
 

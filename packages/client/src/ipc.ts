@@ -1,6 +1,7 @@
 // Arrow IPC on the client side: request bodies from batches, and batches from a streamed response.
 import { type RecordBatch, RecordBatch as Batch, RecordBatchStreamWriter, type Schema } from 'apache-arrow';
 import { HaloclineError, type ErrorCode, readIpcStream } from '@halocline/engine';
+import { DirectBody } from './direct-http.js';
 
 export const ARROW_STREAM = 'application/vnd.apache.arrow.stream';
 
@@ -20,9 +21,10 @@ export interface Streamed {
  * Yields the row-carrying batches of an IPC response; returns the `cursor` from batch metadata.
  * A batch with metadata `error` throws (the code from `error_code` when it is an engine code).
  */
-export async function* readBatches(res: Response | { body: AsyncIterable<Uint8Array> | NodeJS.ReadableStream }): AsyncGenerator<RecordBatch, Streamed> {
+export async function* readBatches(res: Response | { body: AsyncIterable<Uint8Array> | NodeJS.ReadableStream | DirectBody }): AsyncGenerator<RecordBatch, Streamed> {
   if (!res.body) throw new HaloclineError('Corrupt', 'the server answered no body where an Arrow IPC stream was expected');
-  const it = readIpcStream(res.body as unknown as AsyncIterable<Uint8Array>);
+  // a direct body's chunks are views of a reused read buffer: every record batch body is copied out
+  const it = res.body instanceof DirectBody ? readIpcStream(res.body, { views: false }) : readIpcStream(res.body as unknown as AsyncIterable<Uint8Array>);
   let cursor: string | undefined;
   let r = await it.next();
   for (; !r.done; r = await it.next()) {

@@ -22,6 +22,22 @@ export interface IpcReadOptions {
   readonly views?: boolean;
 }
 
+/**
+ * What {@link readIpcStream} needs of a Node stream: a `Readable`, or any body that emits `data`,
+ * `end`, `error` and `close` the same way (with `views: false` when its chunks are reused after the event).
+ */
+export interface ChunkEmitter {
+  on(event: string, listener: Listener): unknown;
+  once(event: string, listener: Listener): unknown;
+  off(event: string, listener: Listener): unknown;
+  pause(): unknown;
+  resume(): unknown;
+  isPaused(): boolean;
+  destroy(): unknown;
+}
+
+type Listener = (...args: any[]) => void; // eslint-disable-line @typescript-eslint/no-explicit-any
+
 /** Batches decoded but not yet taken before the response is paused. */
 const AHEAD = 8;
 
@@ -32,7 +48,7 @@ const AHEAD = 8;
  * @example
  * const it = readIpcStream(res); for (let r = await it.next(); !r.done; r = await it.next()) use(r.value);
  */
-export async function* readIpcStream(body: Readable | AsyncIterable<Uint8Array> | Iterable<Uint8Array>, options: IpcReadOptions = {}): AsyncGenerator<RecordBatch, IpcEnd> {
+export async function* readIpcStream(body: Readable | ChunkEmitter | AsyncIterable<Uint8Array> | Iterable<Uint8Array>, options: IpcReadOptions = {}): AsyncGenerator<RecordBatch, IpcEnd> {
   const framer = new IpcFramer({ views: options.views ?? true });
   const max = options.maxBytes ?? Number.POSITIVE_INFINITY;
   let size = 0;
@@ -75,7 +91,10 @@ export async function* readIpcStream(body: Readable | AsyncIterable<Uint8Array> 
     failed ??= e;
     signal();
   };
-  body.on('data', onData).once('end', onEnd).once('error', onError).once('close', onEnd);
+  body.on('data', onData);
+  body.once('end', onEnd);
+  body.once('error', onError);
+  body.once('close', onEnd);
   try {
     for (;;) {
       if (framer.ready > 0) {
@@ -88,7 +107,10 @@ export async function* readIpcStream(body: Readable | AsyncIterable<Uint8Array> 
       await new Promise<void>((r) => (wake = r));
     }
   } finally {
-    body.off('data', onData).off('end', onEnd).off('error', onError).off('close', onEnd);
+    body.off('data', onData);
+    body.off('end', onEnd);
+    body.off('error', onError);
+    body.off('close', onEnd);
     if (!done) {
       if (options.release === 'drain' && size <= max) drain(body, max - size);
       else body.destroy();
@@ -97,7 +119,7 @@ export async function* readIpcStream(body: Readable | AsyncIterable<Uint8Array> 
 }
 
 // reads the rest of `body` and drops it; past `left` more bytes the stream is destroyed instead
-function drain(body: Readable, left: number): void {
+function drain(body: ChunkEmitter, left: number): void {
   const count = (chunk: Uint8Array) => {
     left -= chunk.byteLength;
     if (left < 0) {
@@ -109,6 +131,6 @@ function drain(body: Readable, left: number): void {
   body.resume();
 }
 
-function isNodeStream(b: unknown): b is Readable {
-  return typeof (b as Readable).on === 'function' && typeof (b as Readable).pause === 'function';
+function isNodeStream(b: unknown): b is ChunkEmitter {
+  return typeof (b as ChunkEmitter).on === 'function' && typeof (b as ChunkEmitter).pause === 'function';
 }
