@@ -218,7 +218,7 @@ export function writeFileDurably(root: string, path: string, chunks: readonly Ui
  * allocator's high-order blocks, not the per-CPU lists of recently freed pages. On a VM whose free
  * memory goes back to the host (virtio-balloon free page reporting, as on the bench machine) each
  * first touch of such a block faults on the host: one 70 MB writev measured 110-290 ms of system
- * time against 27-45 ms in 32 KiB calls (storage/localfs.ts notes in docs/architecture.md).
+ * time against 27-45 ms in 32 KiB calls ("Fresh memory is dear" in docs/architecture.md).
  */
 export const WRITE_BYTES = 1 << 15;
 
