@@ -1,12 +1,12 @@
 // Kill -9 at random moments while committing transactions and compacting: the table is always before or after a commit.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { open as openLmdb } from 'lmdb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from './index.js';
+import { expectNoOrphans } from './test-util/orphans.js';
 import { tempDir } from './test-util/tmp.js';
 
 const ROWS = 400;
@@ -95,17 +95,4 @@ async function verify(path: string, acked: number): Promise<number> {
   }
   await expectNoOrphans(path);
   return last;
-}
-
-async function expectNoOrphans(path: string): Promise<void> {
-  const db = openLmdb<Buffer, string>({ path: join(path, 'meta'), encoding: 'binary', readOnly: true });
-  const referenced = new Set<string>();
-  for (const { value } of db.getRange({ start: 'p/', end: 'p/\uffff' })) referenced.add(JSON.parse(value.toString()).file);
-  // garbage of the killed child's old versions was collected by the open above: no reader was left
-  expect([...db.getRange({ start: 'g/', end: 'g/\uffff' })]).toEqual([]);
-  await db.close();
-  const files = (await readdir(join(path, 'parts'), { recursive: true, withFileTypes: true }).catch(() => []))
-    .filter((e) => e.isFile())
-    .map((e) => join('parts', e.parentPath.slice(join(path, 'parts').length + 1), e.name));
-  expect(files.sort()).toEqual([...referenced].sort());
 }

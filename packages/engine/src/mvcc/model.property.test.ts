@@ -52,15 +52,18 @@ function view(tx: ModelTx): Map<number, number> {
   return out;
 }
 
-// with `index` on v, background compaction does k-d split merges (rows reordered, forwarded row by row)
+// with `index` on v, background compaction does k-d split merges (rows reordered, forwarded row by row);
+// spilling, transactions write their inserted rows on the part writer before commit (every 4 rows)
 it.each([
   ['', 50],
   [' (index on v: k-d split merges)', 30],
+  [' (spilling: inserts written before commit)', 10],
 ])('concurrent transactions behave like the serial model%s', async (label, numRuns) => {
-  const indexed = label !== '';
+  const indexed = label.includes('index');
+  const spilling = label.includes('spilling') ? { workers: 1, spillRows: 4 } : {};
   await fc.assert(
     fc.asyncProperty(fc.array(cmd, { minLength: 20, maxLength: 50 }), async (cmds) => {
-      const store = await freshStore({ partitionRows: 16, compactRun: 2 });
+      const store = await freshStore({ partitionRows: 16, compactRun: 2, ...spilling });
       const t = store.table('m');
       const meta = indexed ? new Map([['index', 'true']]) : undefined;
       await t.create(new Schema([new Field('id', new Int32(), false), new Field('v', new Int32(), false, meta)]));

@@ -1,0 +1,84 @@
+// Spills: a transaction's inserted rows written before commit, committed as written, removed when not committed.
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Field, Float64, Int32, Schema } from 'apache-arrow';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { openStore, type Store } from '../index.js';
+import { rejected } from '../test-util/errors.js';
+import { expectNoOrphans } from '../test-util/orphans.js';
+import { tempDir } from '../test-util/tmp.js';
+
+const schema = new Schema([new Field('id', new Int32(), false), new Field('v', new Float64(), true)]);
+const rows = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => ({ id: from + i, v: from + i }));
+const SPILL = 100;
+
+// a store whose transactions spill every SPILL rows (one worker: the part writer exists); `check`
+// closes it and expects its files to be exactly the committed partitions
+async function spillingStore(): Promise<{ store: Store; files: () => Promise<string[]>; check: () => Promise<void> }> {
+  const dir = await tempDir();
+  const store = await openStore({ path: dir.path, workers: 1, spillRows: SPILL, partitionRows: 1000, compactRun: 1000 });
+  let closed = false;
+  onTestFinished(async () => {
+    if (!closed) await store.close();
+    await dir.remove();
+  });
+  const files = async () => (await readdir(join(dir.path, 'parts'), { recursive: true, withFileTypes: true }).catch(() => [])).filter((e) => e.isFile()).map((e) => e.name);
+  const check = async () => {
+    closed = true;
+    await store.close();
+    await expectNoOrphans(dir.path);
+  };
+  await store.table('t').create(schema);
+  return { store, files, check };
+}
+
+const ids = async (store: Store, filter?: string) => ((await store.table('t').select(filter).all()).map((r) => r.id as number)).sort((a, b) => a - b);
+const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i);
+
+describe('transaction spills', () => {
+  it('writes inserted rows before commit, invisible to others, and commits those files', async () => {
+    const { store, files, check } = await spillingStore();
+    const t = store.table('t');
+    const tx = await t.begin();
+    for (let i = 0; i < 5; i++) await tx.insert(rows(60 * i, 60 * (i + 1)));
+    for (let i = 300; i < 350; i++) await tx.insert({ id: i, v: i }); // staged rows spill too
+    await store.idle();
+    while ((await files()).length === 0) await new Promise((r) => setTimeout(r, 5));
+    const spilled = await files();
+    expect(await t.select().count()).toBe(0); // written, not committed
+    expect(await tx.select('id >= 290').count()).toBe(60);
+    await tx.commit();
+    expect(await ids(store)).toEqual(range(0, 350));
+    expect(await files()).toEqual(expect.arrayContaining(spilled)); // committed as written
+    await check();
+  });
+
+  it('removes the written files on rollback, on a failed commit, and when rows of a spill were deleted again', async () => {
+    const { store, files, check } = await spillingStore();
+    const t = store.table('t');
+    await t.insert(rows(0, 10));
+    const before = await files();
+    const rolled = await t.begin();
+    await rolled.insert(rows(1000, 1250));
+    await rolled.rollback();
+    // a conflict: both delete row 0, the first commit wins, the second's spilled files go
+    const a = await t.begin();
+    const b = await t.begin();
+    await b.insert(rows(2000, 2250));
+    await a.delete('id == 0');
+    await b.delete('id == 0');
+    await a.commit();
+    await rejected('Conflict', b.commit());
+    await store.idle();
+    expect(await files()).toEqual(before); // a's delete is a record, not a file
+    // rows of a spill deleted and replaced in the same transaction: the spill's file cannot serve
+    await t.transaction(async (tx) => {
+      await tx.insert(rows(3000, 3250));
+      expect(await tx.delete('id >= 3000 and id < 3010')).toBe(10);
+      for await (const old of tx.replace('id >= 3240')) await tx.insert({ ...old, v: -1 });
+    });
+    expect(await ids(store)).toEqual([...range(1, 10), ...range(3010, 3250)]);
+    expect(await t.select('v == -1').count()).toBe(10);
+    await check();
+  });
+});
