@@ -123,22 +123,32 @@ export class TxState {
     };
   }
 
-  /** Marks rows of a part deleted (`rows` ascending); returns how many were not deleted already. */
+  /** Marks rows of a part deleted (`rows` ascending, handed over: kept, never written); returns how many were not deleted already. */
   markDeleted(part: PartRecord, rows: Int32Array): number {
     const local = this.localOf(part);
     const target = local ? local.deleted : this.overlay(part);
-    const fresh = new Uint32Array(rows.length);
     const bits = target.bits;
+    // the rows are kept as given (a view: the caller hands them over) unless some were deleted
+    // already; from the first such row on, the fresh ones are copied out
+    let fresh: Uint32Array | null = null;
     let n = 0;
     for (let k = 0; k < rows.length; k++) {
       const row = rows[k]!;
       const mask = 1 << (row & 7);
-      if ((bits[row >> 3]! & mask) !== 0) continue;
-      bits[row >> 3]! |= mask;
-      fresh[n++] = row;
+      const byte = bits[row >> 3]!;
+      if ((byte & mask) !== 0) {
+        if (fresh === null) {
+          fresh = new Uint32Array(rows.length);
+          fresh.set(rows.subarray(0, k));
+        }
+        continue;
+      }
+      bits[row >> 3] = byte | mask;
+      if (fresh !== null) fresh[n] = row;
+      n++;
     }
     target.count += n;
-    if (!local && n > 0) (target as Overlay).mine.push({ rows: fresh, n });
+    if (!local && n > 0) (target as Overlay).mine.push({ rows: fresh ?? new Uint32Array(rows.buffer, rows.byteOffset, rows.length), n });
     return n;
   }
 
