@@ -39,6 +39,20 @@ describe('LocalBlobStore', () => {
     await expect(blobs.openReader('parts/t/none.hlp')).rejects.toThrow('cannot open data file');
   });
 
+  it('fills a skipped stretch with positioned writes, around appends and data syncs', async () => {
+    const { blobs, root } = await store();
+    const w = await blobs.create('parts/t/s.hlp');
+    void w.append(new Uint8Array([1, 2]));
+    expect(w.skip(4)).toBe(2);
+    void w.append(new Uint8Array([7]));
+    expect(w.size).toBe(7);
+    await w.writeAt(4, new Uint8Array([5, 6]));
+    await w.flush();
+    void w.writeAt(2, new Uint8Array([3, 4]));
+    await w.commit();
+    expect([...(await readFile(join(root, 'parts/t/s.hlp')))]).toEqual([1, 2, 3, 4, 5, 6, 7]);
+  });
+
   it('leaves nothing behind on abort, and reports a truncated read', async () => {
     const { blobs, root } = await store();
     const w = await blobs.create('parts/t/b.hlp');
