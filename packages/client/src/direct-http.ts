@@ -197,6 +197,11 @@ class Connection {
     this.gotBytes = true;
     let at = 0;
     let more = true;
+    if (!this.answered && !this.framing) {
+      // bytes on an idle connection: not an answer to anything
+      this.socket.destroy();
+      return false;
+    }
     try {
       if (!this.framing) at = this.readHead(view);
       while (this.framing && at < view.byteLength) {
@@ -228,6 +233,11 @@ class Connection {
     const { status, headers } = parseHead(all.subarray(0, end).toString('latin1'));
     this.head = [];
     this.headSize = 0;
+    if (status >= 100 && status < 200) {
+      // an interim answer (103 Early Hints...): the final head follows
+      const used = end + 4 - prior;
+      return used === view.byteLength ? used : used + this.readHead(view.subarray(used));
+    }
     this.keepAlive = !/\bclose\b/i.test(headers.get('connection') ?? '');
     this.framing = framingOf(status, headers);
     this.body = new DirectBody({ resume: () => this.socket.resume(), destroy: () => this.abandon() });
