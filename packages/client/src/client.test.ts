@@ -139,6 +139,34 @@ describe('transport', () => {
     expect(e).toMatchObject({ code: 'QuerySyntax', message: 'unexpected token ">" at 6' });
   });
 
+  it('a select over plain http (DirectHttp) retries 503s, maps a 400 with its code and reads the batches', async () => {
+    const { createServer } = await import('node:http');
+    const { tableToIPC } = await import('apache-arrow');
+    const ipc = tableToIPC(tableFromArrays({ a: Float64Array.from([1, 2, 3]) }), 'stream');
+    const seen: string[] = [];
+    let n = 0;
+    const stub = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c));
+      req.on('end', () => {
+        seen.push(`${req.headers.authorization} ${JSON.parse(body).query}`);
+        if (++n === 1) return void res.writeHead(503, { 'retry-after': '0' }).end('busy');
+        if (JSON.parse(body).query === 'bad') return void res.writeHead(400, { 'content-type': 'text/plain', 'x-halocline-error': 'QuerySyntax' }).end('unexpected token "bad"');
+        res.writeHead(200, { 'content-type': 'application/vnd.apache.arrow.stream' }).end(ipc);
+      });
+    });
+    await new Promise<void>((r) => stub.listen(0, '127.0.0.1', r));
+    try {
+      const c = new Client({ baseUrl: `http://127.0.0.1:${(stub.address() as { port: number }).port}`, apiKey: 'k', backoffMs: 1 });
+      const rows = await c.table('t').select('a > 0').all();
+      expect(rows.map((r) => r.a)).toEqual([1, 2, 3]);
+      expect(seen).toEqual(['ApiKey k a > 0', 'ApiKey k a > 0']);
+      await expect(c.table('t').select('bad').all()).rejects.toMatchObject({ code: 'QuerySyntax', message: 'unexpected token "bad"' });
+    } finally {
+      await new Promise((r) => stub.close(r));
+    }
+  });
+
   it('refreshes a client-credentials token shortly before it expires', async () => {
     let tokens = 0;
     const { f, calls } = scripted((url) => (url.endsWith('/oauth2/token') ? ok({ access_token: `t${++tokens}`, expires_in: 30 }) : ok({ metadata: { name: 'x' } })));

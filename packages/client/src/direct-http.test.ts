@@ -154,6 +154,18 @@ describe('DirectHttp against a raw server', () => {
     http.close();
   });
 
+  it('skips interim (1xx) heads before the final one', async () => {
+    const http = new DirectHttp();
+    answer = (s) => {
+      s.write('HTTP/1.1 103 Early Hints\r\nlink: </a>\r\n\r\n');
+      setTimeout(() => s.write('HTTP/1.1 103 Early Hints\r\n\r\nHTTP/1.1 200 OK\r\ncontent-length: 5\r\n\r\nfinal'), 5);
+    };
+    const res = await http.request(rawBase, 'GET', {});
+    expect(res.status).toBe(200);
+    expect(await res.body.text()).toBe('final');
+    http.close();
+  });
+
   it('a kept-alive connection that closes instead of answering is retried once on a new one', async () => {
     const http = new DirectHttp();
     count = 0;

@@ -1,9 +1,11 @@
 // HTTP/1.1 requests over plain http whose answer body reaches the reader as views of one reused read buffer per
 // socket: node:http copies every body byte into a fresh buffer, which cost most of a large select's client CPU.
-import { EventEmitter } from 'node:events';
 import { connect, type Socket } from 'node:net';
 import { HaloclineError } from '@halocline/engine';
+import { DirectBody } from './direct-body.js';
 import { type BodyFraming, framingOf } from './direct-framing.js';
+
+export { DirectBody };
 
 /** Bytes one socket read may take (and the size of each socket's reused read buffer). */
 export const READ_SIZE = 1 << 20;
@@ -16,101 +18,6 @@ export interface DirectResponse {
   /** Header names in lower case; repeated headers joined with ", ". */
   readonly headers: ReadonlyMap<string, string>;
   readonly body: DirectBody;
-}
-
-/**
- * An answer body, read like a flowing Node stream: `data` events, `end`, `error`, `pause()`/`resume()`,
- * `destroy()`. Each `data` chunk is a view of the socket's read buffer, valid only during the event
- * (copy what you keep). A `pause()` takes effect after the bytes of the current socket read.
- */
-export class DirectBody extends EventEmitter {
-  private paused = false;
-  private state: 'open' | 'ended' | 'closed' = 'open';
-  private endEmitted = false;
-  private readonly held: Buffer[] = []; // bytes that came while no reader listened (copies)
-
-  /** @internal */
-  constructor(private readonly control: { resume(): void; destroy(): void }) {
-    super();
-    this.on('newListener', (event: string) => {
-      if (event === 'data') queueMicrotask(() => this.pump());
-    });
-  }
-
-  isPaused(): boolean {
-    return this.paused;
-  }
-
-  pause(): this {
-    this.paused = true;
-    return this;
-  }
-
-  resume(): this {
-    this.paused = false;
-    this.pump();
-    return this;
-  }
-
-  destroy(): this {
-    if (this.state !== 'closed') {
-      const was = this.state;
-      this.state = 'closed';
-      if (was === 'open') this.control.destroy();
-      this.emit('close');
-    }
-    return this;
-  }
-
-  /** The whole body as text (error answers). */
-  async text(): Promise<string> {
-    const parts: Buffer[] = [];
-    const done = new Promise<void>((resolve, reject) => this.once('end', resolve).once('error', reject));
-    this.on('data', (c: Uint8Array) => parts.push(Buffer.from(c)));
-    this.resume();
-    await done;
-    return Buffer.concat(parts).toString('utf8');
-  }
-
-  /** @internal A socket read's bytes (a view); false when the transport should stop reading for now. */
-  deliver(view: Uint8Array): boolean {
-    if (this.state === 'closed') return false;
-    if (this.held.length === 0 && this.flowing()) {
-      this.emit('data', view);
-      return !this.paused;
-    }
-    this.held.push(Buffer.from(view));
-    return false;
-  }
-
-  /** @internal The body is complete (or failed). */
-  finish(error?: Error): void {
-    if (this.state !== 'open') return;
-    this.state = 'ended';
-    if (error) {
-      this.held.length = 0;
-      this.emit('error', error);
-      this.emit('close');
-      return;
-    }
-    this.pump();
-  }
-
-  private flowing(): boolean {
-    return !this.paused && this.listenerCount('data') > 0;
-  }
-
-  // held bytes first, then the end; reading resumes once nothing is held
-  private pump(): void {
-    while (this.held.length > 0 && this.flowing()) this.emit('data', this.held.shift()!);
-    if (!this.flowing() || this.held.length > 0) return;
-    if (this.state === 'open') this.control.resume();
-    else if (this.state === 'ended' && !this.endEmitted) {
-      this.endEmitted = true;
-      this.emit('end');
-      this.emit('close');
-    }
-  }
 }
 
 /** Keep-alive connections per origin, each reading into its own `READ_SIZE` buffer. */
@@ -197,6 +104,11 @@ class Connection {
     this.gotBytes = true;
     let at = 0;
     let more = true;
+    if (!this.answered && !this.framing) {
+      // bytes on an idle connection: not an answer to anything
+      this.socket.destroy();
+      return false;
+    }
     try {
       if (!this.framing) at = this.readHead(view);
       while (this.framing && at < view.byteLength) {
@@ -228,6 +140,11 @@ class Connection {
     const { status, headers } = parseHead(all.subarray(0, end).toString('latin1'));
     this.head = [];
     this.headSize = 0;
+    if (status >= 100 && status < 200) {
+      // an interim answer (103 Early Hints...): the final head follows
+      const used = end + 4 - prior;
+      return used === view.byteLength ? used : used + this.readHead(view.subarray(used));
+    }
     this.keepAlive = !/\bclose\b/i.test(headers.get('connection') ?? '');
     this.framing = framingOf(status, headers);
     this.body = new DirectBody({ resume: () => this.socket.resume(), destroy: () => this.abandon() });

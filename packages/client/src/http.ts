@@ -107,14 +107,7 @@ export class Http {
       });
       const status = res.statusCode ?? 0;
       if ((status >= 200 && status < 300) || r.pass?.includes(status)) return { status, body: res };
-      const text = await textOf(res);
-      const retry = attempt < this.retries && (status === 429 || (r.read === true && RETRY_READ.has(status)));
-      const refreshed = status === 401 && attempt === 0 && this.auth.invalidate();
-      if (retry || refreshed) {
-        if (retry) await sleep(this.delay(attempt, header(res, 'retry-after')));
-        continue;
-      }
-      throw errorOf(status, text, header(res, 'x-halocline-error'), `${r.method} ${r.path}`);
+      await this.retryOrThrow(r, attempt, status, await textOf(res), (name) => header(res, name));
     }
   }
 
@@ -131,15 +124,16 @@ export class Http {
       const res = await this.direct.request(url, r.method, headers, JSON.stringify(r.json));
       const status = res.status;
       if ((status >= 200 && status < 300) || r.pass?.includes(status)) return { status, body: res.body };
-      const text = await res.body.text();
-      const retry = attempt < this.retries && (status === 429 || (r.read === true && RETRY_READ.has(status)));
-      const refreshed = status === 401 && attempt === 0 && this.auth.invalidate();
-      if (retry || refreshed) {
-        if (retry) await sleep(this.delay(attempt, res.headers.get('retry-after') ?? null));
-        continue;
-      }
-      throw errorOf(status, text, res.headers.get('x-halocline-error') ?? null, `${r.method} ${r.path}`);
+      await this.retryOrThrow(r, attempt, status, await res.body.text(), (name) => res.headers.get(name) ?? null);
     }
+  }
+
+  // a failed answer of a streamed read: wait and go round again (retry, or a 401 with a refreshed token), or throw it mapped
+  private async retryOrThrow(r: Request, attempt: number, status: number, text: string, header: (name: string) => string | null): Promise<void> {
+    const retry = attempt < this.retries && (status === 429 || (r.read === true && RETRY_READ.has(status)));
+    const refreshed = status === 401 && attempt === 0 && this.auth.invalidate();
+    if (!retry && !refreshed) throw errorOf(status, text, header('x-halocline-error'), `${r.method} ${r.path}`);
+    if (retry) await sleep(this.delay(attempt, header('retry-after')));
   }
 
   /** A write whose body is `r.chunks`, over node:http(s) (no copy of the body); resolves with the JSON answer. */

@@ -15,7 +15,8 @@ export interface IpcEnd {
 export interface IpcFramerOptions {
   /**
    * Bodies may be views of the pushed chunks (default true): the pusher must then never write to a chunk
-   * after pushing it (a socket's fresh read buffers, node:http's body chunks). False copies every body.
+   * after pushing it (a socket's fresh read buffers, node:http's body chunks). False keeps nothing pushed
+   * past the push (bodies, message heads and trailer are copied), so the pusher may reuse its memory.
    */
   readonly views?: boolean;
 }
@@ -52,7 +53,7 @@ export class IpcFramer {
     let at = 0;
     while (at < chunk.byteLength) {
       if (this.ended) {
-        this.trailer.push(chunk.subarray(at));
+        this.trailer.push(this.keep(chunk.subarray(at)));
         return;
       }
       if (this.message && !this.body) {
@@ -77,11 +78,16 @@ export class IpcFramer {
         continue;
       }
       const n = Math.min(chunk.byteLength - at, this.need - this.headSize);
-      this.head.push(chunk.subarray(at, at + n));
+      this.head.push(this.keep(chunk.subarray(at, at + n)));
       this.headSize += n;
       at += n;
       if (this.headSize === this.need) this.step();
     }
+  }
+
+  // bytes kept past this push: a view, or (views off) a copy, so the pusher may reuse its memory
+  private keep(bytes: Uint8Array): Uint8Array {
+    return this.views ? bytes : Uint8Array.prototype.slice.call(bytes);
   }
 
   /** The batches decoded so far (and forgets them). */

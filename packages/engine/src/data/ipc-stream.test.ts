@@ -3,7 +3,7 @@ import { PassThrough } from 'node:stream';
 import fc from 'fast-check';
 import { Dictionary, Float64, Int32, RecordBatch, RecordBatchStreamWriter, Table as ArrowTable, Utf8, tableFromArrays, vectorFromArray } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
-import { type IpcReadOptions, readIpcStream } from './ipc-stream.js';
+import { IpcFramer, type IpcReadOptions, readIpcStream } from './ipc-stream.js';
 
 const table = tableFromArrays({ depth: Float64Array.from({ length: 1000 }, (_, i) => i / 3), name: Array.from({ length: 1000 }, (_, i) => `s${i % 7}`) });
 const stream = (legacy = false): Uint8Array => {
@@ -77,6 +77,30 @@ describe('readIpcStream', () => {
     // both paths were taken: a property that never read in place would prove nothing about views
     expect(viewed).toBeGreaterThan(0);
     expect(copied).toBeGreaterThan(0);
+  });
+
+  it('with views off nothing pushed is kept: a pusher that reuses one buffer for every chunk gets the same batches, metadata and trailer', async () => {
+    const bytes = Buffer.concat([stream(), Buffer.from(trailer)]);
+    const expected = table.toArray().map((r) => r.toJSON());
+    await fc.assert(fc.asyncProperty(fc.array(fc.integer({ min: 0, max: bytes.byteLength }), { maxLength: 30 }), async (cuts) => {
+      // as a socket reading into one reused buffer: each chunk is overwritten (here with garbage) once push returns
+      const reused = new Uint8Array(bytes.byteLength);
+      const framer = new IpcFramer({ views: false });
+      const batches: RecordBatch[] = [];
+      for await (const c of split(bytes, cuts)) {
+        reused.set(c);
+        framer.push(reused.subarray(0, c.byteLength));
+        reused.fill(0xa5);
+        batches.push(...framer.take());
+      }
+      expect(batches.map((b) => b.numRows)).toEqual([400, 600, 0]);
+      expect(batches[1]!.metadata.get('k')).toBe('v');
+      expect(batches[2]!.metadata.get('cursor')).toBe('abc');
+      expect(new ArrowTable(batches.slice(0, 2)).toArray().map((r) => r.toJSON())).toEqual(expected);
+      const end = framer.end();
+      expect(end.schema.fields.map((f) => f.name)).toEqual(['depth', 'name']);
+      expect(end.trailer).toBe(trailer);
+    }), { numRuns: 80 });
   });
 
   it('a body inside one chunk is read in place; the same stream cut inside that body is copied', async () => {

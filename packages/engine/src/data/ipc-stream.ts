@@ -18,7 +18,7 @@ export interface IpcReadOptions {
    * answer the request; a stream over `maxBytes` is destroyed all the same).
    */
   readonly release?: 'destroy' | 'drain';
-  /** Record-batch bodies may be views of the chunks read (default true; see {@link IpcFramerOptions}). */
+  /** What the framer keeps may be views of the chunks read (default true; false copies it all; see {@link IpcFramerOptions}). */
   readonly views?: boolean;
 }
 
