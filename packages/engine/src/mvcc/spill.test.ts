@@ -7,13 +7,15 @@ import { openStore, type Store } from '../index.js';
 import { rejected } from '../test-util/errors.js';
 import { expectNoOrphans } from '../test-util/orphans.js';
 import { tempDir } from '../test-util/tmp.js';
+import { TEMP_SUFFIX } from '../storage/localfs.js';
 
 const schema = new Schema([new Field('id', new Int32(), false), new Field('v', new Float64(), true)]);
 const rows = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => ({ id: from + i, v: from + i }));
 const SPILL = 100;
 
-// a store whose transactions spill every SPILL rows (one worker: the part writer exists); `check`
-// closes it and expects its files to be exactly the committed partitions
+// a store whose transactions spill every SPILL rows (one worker: the part writer exists); `files`
+// lists the finished ones (a file being written is a .tmp until renamed); `check` closes the store
+// and expects its files to be exactly the committed partitions
 async function spillingStore(): Promise<{ store: Store; files: () => Promise<string[]>; check: () => Promise<void> }> {
   const dir = await tempDir();
   const store = await openStore({ path: dir.path, workers: 1, spillRows: SPILL, partitionRows: 1000, compactRun: 1000 });
@@ -22,7 +24,7 @@ async function spillingStore(): Promise<{ store: Store; files: () => Promise<str
     if (!closed) await store.close();
     await dir.remove();
   });
-  const files = async () => (await readdir(join(dir.path, 'parts'), { recursive: true, withFileTypes: true }).catch(() => [])).filter((e) => e.isFile()).map((e) => e.name);
+  const files = async () => (await readdir(join(dir.path, 'parts'), { recursive: true, withFileTypes: true }).catch(() => [])).filter((e) => e.isFile() && !e.name.endsWith(TEMP_SUFFIX)).map((e) => e.name);
   const check = async () => {
     closed = true;
     await store.close();
