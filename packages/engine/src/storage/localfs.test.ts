@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../test-util/tmp.js';
-import { LocalBlobStore, WRITE_BYTES, writeAllSync, writeFileDurably, writeFully } from './localfs.js';
+import { LocalBlobStore, WRITE_BYTES, writeAllSync, writeFileDurably } from './localfs.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -124,55 +124,5 @@ describe('LocalBlobStore', () => {
       ),
       { numRuns: 60 },
     );
-  });
-
-  it('appends asynchronously in block writes too, a bounded number in flight', async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.integer({ min: 0, max: 12 * WRITE_BYTES }),
-        fc.integer({ min: 0, max: 3 * WRITE_BYTES }),
-        fc.array(fc.integer({ min: 4000, max: WRITE_BYTES }), { minLength: 1, maxLength: 5 }),
-        async (length, at, caps) => {
-          const bytes = new Uint8Array(length).map((_, i) => (i * 7) & 0xff);
-          const file = new Uint8Array(at + length);
-          let calls = 0;
-          let inFlight = 0;
-          let most = 0;
-          const fh = {
-            write: async (b: Uint8Array, offset: number, asked: number, position: number) => {
-              expect(Math.floor(position / WRITE_BYTES)).toBe(Math.floor((position + asked - 1) / WRITE_BYTES));
-              most = Math.max(most, ++inFlight);
-              await new Promise((r) => setImmediate(r));
-              const n = Math.min(asked, caps[calls++ % caps.length]!);
-              file.set(b.subarray(offset, offset + n), position);
-              inFlight--;
-              return { bytesWritten: n, buffer: b };
-            },
-          };
-          await writeFully(fh as never, bytes, at);
-          expect(Buffer.compare(file.subarray(at), bytes)).toBe(0);
-          expect(most).toBeLessThanOrEqual(8);
-          if (length > 8 * WRITE_BYTES) expect(most).toBe(8);
-        },
-      ),
-      { numRuns: 40 },
-    );
-  });
-
-  it('rejects an append with its failed block write only once no other block write is in flight', async () => {
-    let calls = 0;
-    let inFlight = 0;
-    const fh = {
-      write: async (b: Uint8Array, _offset: number, asked: number) => {
-        const call = ++calls;
-        inFlight++;
-        await new Promise((r) => setTimeout(r, call === 3 ? 1 : 5));
-        inFlight--;
-        if (call === 3) throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
-        return { bytesWritten: asked, buffer: b };
-      },
-    };
-    await expect(writeFully(fh as never, new Uint8Array(20 * WRITE_BYTES), 0)).rejects.toMatchObject({ code: 'ENOSPC' });
-    expect(inFlight).toBe(0);
   });
 });

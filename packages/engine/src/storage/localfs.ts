@@ -145,32 +145,16 @@ class LocalBlobWriter implements BlobWriter {
   }
 }
 
-/**
- * Writes `bytes` at `at` in calls that stay within one WRITE_BYTES block of the file each (see
- * WRITE_BYTES), WRITE_LANES of them in flight at a time so the thread pool round trips overlap.
- */
-export async function writeFully(fh: Pick<FileHandle, 'write'>, bytes: Uint8Array, at: number): Promise<void> {
-  let next = 0;
-  const lane = async () => {
-    while (next < bytes.length) {
-      const from = next;
-      const to = Math.min(bytes.length, from + WRITE_BYTES - ((at + from) % WRITE_BYTES));
-      next = to;
-      for (let done = from; done < to; ) {
-        const { bytesWritten } = await fh.write(bytes, done, to - done, at + done);
-        done += bytesWritten;
-      }
-    }
-  };
-  const lanes = Math.min(WRITE_LANES, Math.ceil(bytes.length / WRITE_BYTES));
-  // every lane settles before this does: the file is not closed under a write in flight
-  const failed = (await Promise.allSettled(Array.from({ length: lanes }, lane))).find((r) => r.status === 'rejected');
-  if (failed) throw failed.reason;
+// one call per piece: 32 KiB block writes (as writeFileDurably makes) cost about twice the CPU where
+// memory is warm, and a Parquet ingest's progressive writes compete with its decoders for the cores
+// (bench W7 then INGEST, session 5: 256-275 ms with eight 32 KiB writes in flight, 226-228 ms without)
+async function writeFully(fh: FileHandle, bytes: Uint8Array, at: number): Promise<void> {
+  let done = 0;
+  while (done < bytes.length) {
+    const { bytesWritten } = await fh.write(bytes, done, bytes.length - done, at + done);
+    done += bytesWritten;
+  }
 }
-
-// block writes in flight per append: one 70 MB append took 54-86 ms this way against 180-500 ms
-// one block at a time and 260-440 ms in one call (cold free memory, session 5)
-const WRITE_LANES = 8;
 
 async function syncDir(dir: string): Promise<void> {
   const fh = await open(dir, 'r');
