@@ -3,6 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeUneven } from './uneven.fixture.js';
 import { BigReadAgent, READ_SIZE } from './big-reads.js';
 
 const payload = randomBytes(3 * READ_SIZE + 12345);
@@ -24,17 +25,7 @@ beforeAll(async () => {
       return;
     }
     // chunked, in uneven writes
-    let at = 0;
-    const step = () => {
-      while (at < payload.byteLength) {
-        const n = 1 + ((at * 7919) % 200_000);
-        const ok = res.write(payload.subarray(at, at + n));
-        at += n;
-        if (!ok) return void res.once('drain', step);
-      }
-      res.end();
-    };
-    step();
+    writeUneven(res, payload);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
