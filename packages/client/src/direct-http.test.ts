@@ -4,7 +4,6 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeUneven } from './uneven.fixture.js';
 import { DirectHttp, type DirectBody, READ_SIZE } from './direct-http.js';
 
 const payload = randomBytes(3 * READ_SIZE + 12345);
@@ -32,7 +31,17 @@ beforeAll(async () => {
         return void res.end(payload);
       }
       // chunked, in uneven writes
-      writeUneven(res, payload);
+      let at = 0;
+      const step = () => {
+        while (at < payload.byteLength) {
+          const n = 1 + ((at * 7919) % 200_000);
+          const ok = res.write(payload.subarray(at, at + n));
+          at += n;
+          if (!ok) return void res.once('drain', step);
+        }
+        res.end();
+      };
+      step();
     });
   });
   server.keepAliveTimeout = 60_000; // idle connections stay open unless the client closes them

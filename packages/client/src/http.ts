@@ -1,10 +1,9 @@
 // One request path for the whole client: auth header, retries with backoff, errors mapped.
 import { once } from 'node:events';
-import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
 import { Readable } from 'node:stream';
 import { Authorizer, type Credentials } from './auth.js';
-import { BigReadAgent } from './big-reads.js';
 import { type DirectBody, DirectHttp } from './direct-http.js';
 import { errorOf } from './errors.js';
 
@@ -34,8 +33,8 @@ export class Http {
   private readonly auth: Authorizer;
   private readonly fetchFn: typeof fetch;
   private readonly customFetch: boolean;
-  // large answers (select) are read up to 1 MiB per system call into a reused buffer per socket
-  private readonly httpAgent = new BigReadAgent({ keepAlive: true });
+  // uploads and ingest progress over plain http (small answers; select reads through `direct`)
+  private readonly httpAgent = new HttpAgent({ keepAlive: true });
   private readonly httpsAgent = new HttpsAgent({ keepAlive: true });
   // select answers over plain http: the body as views of one reused read buffer per socket
   private readonly direct = new DirectHttp();
