@@ -36,7 +36,7 @@ export class LaidOutPart {
     private readonly table: string,
     private readonly schema: Schema,
     private readonly rows: number,
-    private readonly placed: readonly (Uint8Array | null)[],
+    readonly placed: readonly (Uint8Array | null)[],
   ) {
     this.id = newPartId(ctx);
     this.file = partFile(table, this.id);

@@ -18,16 +18,24 @@ export class PartitionFill {
   private readonly columns: (PlacedColumn | ColumnAccumulator)[];
   private rows = 0;
 
+  /**
+   * `alloc` gives the shared buffers of the placed columns (at least the bytes asked for: a pool's
+   * may be larger, and hold a previous user's bytes: every row is written before it is read).
+   */
   constructor(
     private readonly schema: Schema,
     readonly size: number,
     laidOut?: OpenLaidOut,
+    alloc: (bytes: number) => SharedArrayBuffer = (bytes) => new SharedArrayBuffer(bytes),
   ) {
-    this.placed = schema.fields.map((f) => (isPlaced(f.type) ? new Uint8Array(new SharedArrayBuffer(size * bytesPer(f.type))) : null));
+    this.placed = schema.fields.map((f) => {
+      const bytes = size * bytesPer(f.type);
+      return isPlaced(f.type) ? new Uint8Array(alloc(bytes), 0, bytes) : null;
+    });
     this.file = laidOut?.(size, this.placed);
     this.columns = schema.fields.map((f, c) => {
       const bytes = this.placed[c];
-      if (bytes) return new PlacedColumn(f.type, new (f.type.ArrayType as new (b: ArrayBufferLike) => ArrayBufferView & { length: number })(bytes.buffer));
+      if (bytes) return new PlacedColumn(f.type, new (f.type.ArrayType as new (b: ArrayBufferLike, at: number, n: number) => ArrayBufferView & { length: number })(bytes.buffer, 0, size));
       const acc = new ColumnAccumulator(f.type);
       acc.reserve(size);
       return acc;
