@@ -17,6 +17,11 @@ export class ColumnAccumulator {
     this.fill = newFill(type);
   }
 
+  /** True when `append` copies a chunk's buffers (the caller may reuse them), false when it keeps them. */
+  get copies(): boolean {
+    return !(this.fill instanceof ChunkFill);
+  }
+
   /** Makes room for `rows` rows in all (growing on demand costs a copy per doubling). */
   reserve(rows: number): void {
     this.fill.reserve?.(rows);

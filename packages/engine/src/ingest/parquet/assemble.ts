@@ -46,15 +46,22 @@ export class PartitionFill {
     return this.rows === this.size;
   }
 
-  /** Adds the next piece of rows (the workers have already written its placed columns). */
-  add(piece: Piece): void {
+  /**
+   * Adds the next piece of rows (the workers have already written its placed columns); returns the
+   * piece's shared buffers it copied, which nothing reads any more (the worker may reuse them).
+   */
+  add(piece: Piece): SharedArrayBuffer[] {
+    const done: SharedArrayBuffer[] = [];
     piece.columns.forEach((col, c) => {
       const column = this.columns[c]!;
-      if (column instanceof PlacedColumn) column.note(piece.rows, col.validity, col.nullCount);
-      else column.append(chunkOf(this.schema.fields[c]!.type, piece.rows, col), col.zone);
+      if (column instanceof PlacedColumn) return column.note(piece.rows, col.validity, col.nullCount);
+      column.append(chunkOf(this.schema.fields[c]!.type, piece.rows, col), col.zone);
+      if (!column.copies) return;
+      for (const b of [col.values, col.offsets]) if (b) done.push(b.buffer as SharedArrayBuffer);
     });
     this.file?.land(this.rows, this.rows + piece.rows);
     this.rows += piece.rows;
+    return done;
   }
 
   /** Every column as one offset-0 chunk with its zone map. */

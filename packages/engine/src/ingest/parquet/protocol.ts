@@ -19,6 +19,8 @@ export type ToWorker =
   | { readonly kind: 'range-error'; readonly req: number; readonly message: string }
   /** The table the rows go into: its schema (IPC), file → table column names, the table's name. */
   | { readonly kind: 'target'; readonly session: number; readonly schema: Uint8Array; readonly rename: readonly (readonly [string, string])[]; readonly table: string }
+  /** Shared buffers of pieces this worker sent, copied by the main thread: the worker may reuse them. */
+  | { readonly kind: 'recycle'; readonly buffers: readonly SharedArrayBuffer[] }
   /** Decode, conform (file rows from `firstRow`) and place row group `group` into `targets`. */
   | { readonly kind: 'place'; readonly session: number; readonly group: number; readonly firstRow: number; readonly targets: readonly PartTarget[] };
 

@@ -123,7 +123,8 @@ export class ParquetSource implements FileSource {
       for (const piece of pieces) {
         const p = parts[piece.target]!;
         const fill = fills.get(p)!;
-        fill.add(piece);
+        const copied = fill.add(piece);
+        if (copied.length > 0) this.decoders[g % this.decoders.length]?.worker.postMessage({ kind: 'recycle', buffers: copied } satisfies ToWorker);
         rows += piece.rows;
         if (!fill.full) continue;
         fills.delete(p);

@@ -7,6 +7,7 @@ import { parseRecordBatch } from 'arrow-js-ffi';
 import { ParquetFile, wasmMemory } from 'parquet-wasm';
 import { HaloclineError, ownContext } from '../../errors.js';
 import { conformFileBatch } from '../conform.js';
+import { SharedPool } from '../../write/shared-pool.js';
 import { type PartTarget, placeBatch } from './place.js';
 import type { FromWorker, ToWorker } from './protocol.js';
 
@@ -40,6 +41,13 @@ function remoteBlob(start: number, end: number): unknown {
     arrayBuffer: () => range(start, end),
   };
 }
+
+/**
+ * Shared memory for the copies of columns that are not placed (strings, bools), given back by the
+ * main thread once it has copied them (`recycle`): reused, so not fresh pages that fault.
+ */
+const pieceBuffers = new SharedPool({ maxBytes: 64 << 20, idleMs: 10_000 });
+const copies = (bytes: number) => pieceBuffers.acquire(bytes);
 
 /** A buffer whose length can change without giving its pages back (ES2024 resizable ArrayBuffer). */
 type Resizable = ArrayBuffer & { resize(bytes: number): void; readonly maxByteLength: number };
@@ -89,7 +97,7 @@ async function place(session: number, group: number, firstRow: number, targets: 
     for (let b = 0; b < decoded.numArrays(); b++) {
       // views of wasm memory: no wasm call may run (and grow it) until this batch is placed
       const batch = parseRecordBatch(wasmMemory().buffer, decoded.arrayAddr(b), decoded.schemaAddr(), false);
-      pieces.push(...placeBatch(conformFileBatch(schema, batch, rename, firstRow + at, table), at, targets));
+      pieces.push(...placeBatch(conformFileBatch(schema, batch, rename, firstRow + at, table), at, targets, copies));
       at += batch.numRows;
     }
   } catch (e) {
@@ -119,6 +127,9 @@ port.on('message', (m: ToWorker) => {
     case 'range-error':
       waiting.get(m.req)?.reject(new Error(m.message));
       waiting.delete(m.req);
+      break;
+    case 'recycle':
+      for (const b of m.buffers) pieceBuffers.release(b);
       break;
     case 'target':
       if (current?.session === m.session) {
