@@ -17,6 +17,14 @@ export class ColumnAccumulator {
     this.fill = newFill(type);
   }
 
+  /**
+   * Var-width columns with 32-bit offsets: the value bytes appended so far (a view; later appends
+   * leave these bytes as they are). Undefined for other layouts.
+   */
+  valueBytes(): Uint8Array | undefined {
+    return this.fill.valueBytes?.();
+  }
+
   /** True when `append` copies a chunk's buffers (the caller may reuse them), false when it keeps them. */
   get copies(): boolean {
     return !(this.fill instanceof ChunkFill);
@@ -96,6 +104,7 @@ function compare(a: Value, b: Value): number {
 /** How the buffers of one column layout grow. */
 interface Fill {
   reserve?(rows: number): void;
+  valueBytes?(): Uint8Array;
   append(chunk: Data, at: number): void;
   finish(rows: number): Data;
 }
@@ -225,6 +234,10 @@ class VarFill implements Fill {
     for (let i = 1; i <= chunk.length; i++) out[at + i] = src[i]! + shift;
     this.size += length;
     this.bits.append(chunk, at, this.offsets.length - 1);
+  }
+
+  valueBytes(): Uint8Array {
+    return this.bytes.subarray(0, this.size);
   }
 
   finish(rows: number): Data {

@@ -1,11 +1,13 @@
 // A partition file written while its rows still arrive (Parquet ingest): the fixed-width columns'
 // value buffers have a known size, so each gets a stretch of the file up front and its values are
 // written there as rows land, with a data sync now and then, so little is left to flush once the
-// last row is in. The rest (message headers, other columns, footer) is written at the end.
-import type { Data, Field, Schema } from 'apache-arrow';
+// last row is in. One string (or binary) column grows at the end of the file the same way: its
+// value bytes are written as they arrive, its head (validity, offsets) and the rest (message
+// headers, other columns, footer) at the end, after its last byte.
+import { type Data, type Field, type Schema, Type } from 'apache-arrow';
 import type { StoreContext } from '../context.js';
 import type { ZoneStats } from '../expr/kernel.js';
-import { fixedData } from '../data/layout.js';
+import { fixedData, varData } from '../data/layout.js';
 import type { BlobWriter } from '../storage/blobstore.js';
 import { type SegmentRef, encodePrefix, segmentPieces } from '../storage/format.js';
 import { partFile } from '../storage/records.js';
@@ -22,9 +24,13 @@ const MIN_LAID_BYTES = 1 << 16;
  * Nothing is visible until `finish` commits the file; `abort` removes it.
  */
 export class LaidOutPart {
+  /** The column whose value bytes grow at the end of the file (`grow`), or -1. */
+  readonly growing: number;
   private readonly id: string;
   private readonly file: string;
-  private readonly ready: Promise<{ writer: BlobWriter; slots: (Slot | undefined)[] }>;
+  private readonly ready: Promise<{ writer: BlobWriter; slots: (Slot | undefined)[]; tail?: Tail }>;
+  /** Value bytes of the growing column written (or being written) so far. */
+  private grown = 0;
   private unsynced = 0;
   private landed = 0;
   private syncing: Promise<void> | undefined;
@@ -40,6 +46,7 @@ export class LaidOutPart {
   ) {
     this.id = newPartId(ctx);
     this.file = partFile(table, this.id);
+    this.growing = schema.fields.findIndex((f) => f.type.typeId === Type.Utf8 || f.type.typeId === Type.Binary);
     this.ready = this.layOut(ctx);
     this.ready.catch((e: unknown) => void (this.failure ??= e));
   }
@@ -63,15 +70,47 @@ export class LaidOutPart {
   }
 
   /**
+   * The growing column's value bytes so far (`growing`; earlier bytes unchanged since the last
+   * call): writes the new ones after those already written.
+   */
+  grow(bytes: Uint8Array): void {
+    const from = this.grown;
+    if (bytes.length <= from) return;
+    this.grown = bytes.length;
+    this.track(
+      this.ready.then(({ writer, tail }) => {
+        if (!tail) return;
+        this.unsynced += bytes.length - from;
+        const write = writer.writeAt(tail.values + from, bytes.subarray(from));
+        this.syncSoon(writer);
+        return write;
+      }),
+    );
+  }
+
+  /**
    * Writes what is left (the laid-out columns' headers, every other column, the footer) from the
    * final `columns`, then commits the file durably; `known` zone maps are used as in `writePart`.
    */
   async finish(columns: readonly Data[], known?: Readonly<Record<string, ZoneStats>>): Promise<WrittenPart> {
-    const { writer, slots } = await this.ready;
+    const { writer, slots, tail } = await this.ready;
     try {
       // every landed stretch's write has been started (`land` runs when `ready` resolves); the
       // rest is encoded while they and the syncs finish
       const byName = new Map(this.schema.fields.map((f, c) => [f.name, slots[c]]));
+      if (tail) {
+        // the growing column ends the laid-out part of the file: what is appended goes after its
+        // last byte and the longest tail its segment may have
+        const data = columns[this.growing]!;
+        const values = (data.values as Uint8Array).subarray(0, (data.valueOffsets as Int32Array)[data.length]);
+        const end = align(tail.values + values.length + tail.room);
+        writer.skip(end - writer.size);
+        // its segment is fitted if every byte was written in place (else appended whole, below);
+        // its validity as long as the stand-in's that sized the head (the encoder writes it whole)
+        const validity = data.nullCount > 0 ? data.nullBitmap?.subarray(0, Math.ceil(data.length / 8)) : undefined;
+        columns = columns.with(this.growing, varData(data.type, data.length, data.valueOffsets as Int32Array, values, validity, data.nullCount));
+        if (values.length === this.grown) byName.set(this.schema.fields[this.growing]!.name, { start: tail.start, values: tail.values, end, width: 1, bytes: values });
+      }
       const laid = async (name: string, data: Data): Promise<SegmentRef | undefined> => {
         const slot = byName.get(name);
         return slot && fitSegment(writer, name, slot, await segmentPieces(name, data));
@@ -94,8 +133,9 @@ export class LaidOutPart {
     await ready?.writer.abort();
   }
 
-  // opens the file, writes the prefix and leaves a stretch per laid-out column
-  private async layOut(ctx: StoreContext): Promise<{ writer: BlobWriter; slots: (Slot | undefined)[] }> {
+  // opens the file, writes the prefix and leaves a stretch per laid-out column, then room for the
+  // growing column's head: its value bytes start after it
+  private async layOut(ctx: StoreContext): Promise<{ writer: BlobWriter; slots: (Slot | undefined)[]; tail?: Tail }> {
     const writer = await ctx.blobs.create(this.file);
     try {
       void writer.append(encodePrefix());
@@ -104,7 +144,8 @@ export class LaidOutPart {
         const bytes = this.placed[c];
         slots.push(bytes && bytes.length >= MIN_LAID_BYTES ? await slotFor(writer, field, this.rows, bytes) : undefined);
       }
-      return { writer, slots };
+      const field = this.schema.fields[this.growing];
+      return field ? { writer, slots, tail: await tailFor(writer, field, this.rows) } : { writer, slots };
     } catch (e) {
       await writer.abort();
       throw e;
@@ -134,6 +175,29 @@ export class LaidOutPart {
     while (this.writes.size > 0) await Promise.all([...this.writes]);
     if (this.failure !== undefined) throw this.failure;
   }
+}
+
+/** Where the growing column lies: its head in [start, values), its value bytes from `values`, then at most `room` bytes of tail. */
+interface Tail {
+  readonly start: number;
+  readonly values: number;
+  readonly room: number;
+}
+
+// The growing column's room: the longest head the encoder may put before the value bytes of a
+// column of `rows` rows (validity when nullable, offsets; their size does not depend on the values,
+// so a stand-in of 64 KiB is measured) and the longest tail after them.
+async function tailFor(writer: BlobWriter, { name, type, nullable }: Field, rows: number): Promise<Tail | undefined> {
+  const offsets = new Int32Array(rows + 1);
+  const values = new Uint8Array(1 << 16);
+  offsets[rows] = values.length;
+  const plain = split(await segmentPieces(name, varData(type, rows, offsets, values, undefined, 0)), values);
+  const nulls = nullable ? split(await segmentPieces(name, varData(type, rows, offsets, values, new Uint8Array(Math.ceil(rows / 8)), 1)), values) : plain;
+  if (!plain || !nulls) return undefined;
+  const start = writer.size;
+  const at = align(start + Math.max(plain.head.length, nulls.head.length));
+  writer.skip(at - start);
+  return { start, values: at, room: Math.max(plain.tail.length, nulls.tail.length) };
 }
 
 /** Where one column's stretch lies: its values at `values`, the segment anywhere in [start, end). */
