@@ -18,11 +18,11 @@ export class ColumnAccumulator {
   }
 
   /**
-   * Var-width columns with 32-bit offsets: the value bytes appended so far (a view; later appends
-   * leave these bytes as they are). Undefined for other layouts.
+   * Var-width columns with 32-bit offsets: the value bytes and offsets of the rows appended so far
+   * (views; later appends leave them as they are). Undefined for other layouts.
    */
-  valueBytes(): Uint8Array | undefined {
-    return this.fill.valueBytes?.();
+  sofar(): { bytes: Uint8Array; offsets: Int32Array } | undefined {
+    return this.fill.sofar?.(this.rows);
   }
 
   /** True when `append` copies a chunk's buffers (the caller may reuse them), false when it keeps them. */
@@ -104,7 +104,7 @@ function compare(a: Value, b: Value): number {
 /** How the buffers of one column layout grow. */
 interface Fill {
   reserve?(rows: number): void;
-  valueBytes?(): Uint8Array;
+  sofar?(rows: number): { bytes: Uint8Array; offsets: Int32Array };
   append(chunk: Data, at: number): void;
   finish(rows: number): Data;
 }
@@ -236,8 +236,8 @@ class VarFill implements Fill {
     this.bits.append(chunk, at, this.offsets.length - 1);
   }
 
-  valueBytes(): Uint8Array {
-    return this.bytes.subarray(0, this.size);
+  sofar(rows: number): { bytes: Uint8Array; offsets: Int32Array } {
+    return { bytes: this.bytes.subarray(0, this.size), offsets: this.offsets.subarray(0, rows + 1) };
   }
 
   finish(rows: number): Data {

@@ -56,7 +56,7 @@ export class PartitionFill {
       const column = this.columns[c]!;
       if (column instanceof PlacedColumn) return column.note(piece.rows, col.validity, col.nullCount);
       column.append(chunkOf(this.schema.fields[c]!.type, piece.rows, col), col.zone);
-      if (c === this.file?.growing) this.file.grow(column.valueBytes()!);
+      if (c === this.file?.growing) this.file.grow(column.sofar()!);
       if (!column.copies) return;
       for (const b of [col.values, col.offsets]) if (b) done.push(b.buffer as SharedArrayBuffer);
     });
