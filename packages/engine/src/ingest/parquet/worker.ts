@@ -58,8 +58,9 @@ const spare: Resizable[] = [];
 // The main thread's bytes (a view of its pooled shared memory, wanted back at once) as a buffer of
 // exactly their size, which parquet-wasm wants: copied into one of this thread's resizable buffers,
 // memory it has touched before (fresh pages would fault, see write/shared-pool.ts). parquet-wasm
-// copies a range into its own memory as soon as it resolves, so the buffer is free again after
-// this turn of the event loop.
+// views the whole buffer it gets and copies it into its own memory right after the promise
+// resolves (its Blob reader: `Uint8Array::new(&buf).to_vec()` after the await, polled in a
+// microtask), so the buffer is free again after this turn of the event loop.
 function exactCopy(bytes: Uint8Array): ArrayBuffer {
   let buffer = spare.pop();
   if (!buffer || buffer.maxByteLength < bytes.length) buffer = new Resizable(bytes.length, { maxByteLength: Math.max(bytes.length, 64 << 20) });
