@@ -17,6 +17,19 @@ export class ColumnAccumulator {
     this.fill = newFill(type);
   }
 
+  /**
+   * Var-width columns with 32-bit offsets: the value bytes and offsets of the rows appended so far
+   * (views; later appends leave them as they are). Undefined for other layouts.
+   */
+  sofar(): { bytes: Uint8Array; offsets: Int32Array } | undefined {
+    return this.fill.sofar?.(this.rows);
+  }
+
+  /** True when `append` copies a chunk's buffers (the caller may reuse them), false when it keeps them. */
+  get copies(): boolean {
+    return !(this.fill instanceof ChunkFill);
+  }
+
   /** Makes room for `rows` rows in all (growing on demand costs a copy per doubling). */
   reserve(rows: number): void {
     this.fill.reserve?.(rows);
@@ -91,6 +104,7 @@ function compare(a: Value, b: Value): number {
 /** How the buffers of one column layout grow. */
 interface Fill {
   reserve?(rows: number): void;
+  sofar?(rows: number): { bytes: Uint8Array; offsets: Int32Array };
   append(chunk: Data, at: number): void;
   finish(rows: number): Data;
 }
@@ -220,6 +234,10 @@ class VarFill implements Fill {
     for (let i = 1; i <= chunk.length; i++) out[at + i] = src[i]! + shift;
     this.size += length;
     this.bits.append(chunk, at, this.offsets.length - 1);
+  }
+
+  sofar(rows: number): { bytes: Uint8Array; offsets: Int32Array } {
+    return { bytes: this.bytes.subarray(0, this.size), offsets: this.offsets.subarray(0, rows + 1) };
   }
 
   finish(rows: number): Data {

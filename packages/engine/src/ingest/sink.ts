@@ -97,9 +97,18 @@ export class PartSink {
     const zones: Record<string, ZoneStats> = {};
     this.schema.fields.forEach((f, c) => (zones[f.name] = filled[c]!.zone));
     const data = filled.map((f) => f.data);
-    const written = file ? file.finish(data, zones).finally(() => this.laid.delete(file)) : writePart(this.ctx, this.tableId, this.schema, data, zones);
+    const written = file ? file.finish(data, zones).then((part) => this.release(file, part)).finally(() => this.laid.delete(file)) : writePart(this.ctx, this.tableId, this.schema, data, zones);
     this.writing = written.then((part) => void this.written.push(part));
     this.writing.catch(() => undefined); // observed by the next flush, finish or discard
+  }
+
+  // a laid-out partition's file is written: its shared buffers (the reader's, from the part
+  // writer's pool) are read by nobody any more; after a failure they are left to the GC, as a
+  // reader's thread may still be writing into them
+  private release(file: LaidOutPart, part: WrittenPart): WrittenPart {
+    const pool = this.ctx.partWriter?.buffers;
+    if (pool) for (const bytes of file.placed) if (bytes) pool.release(bytes.buffer as SharedArrayBuffer);
+    return part;
   }
 
   private fresh(): ColumnAccumulator[] {

@@ -1,5 +1,6 @@
 // A partition file written as its rows land: the same columns read back as written (nulls included),
-// each fixed-width segment inside its own stretch, and nothing left behind when it is aborted.
+// each fixed-width segment inside its own stretch, the string column's bytes where they grew, and
+// nothing left behind when it is aborted.
 import { type Data, Field, Float64, Int32, Int64, Schema, Utf8, makeVector, vectorFromArray } from 'apache-arrow';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -19,8 +20,9 @@ const schema = new Schema([
 ]);
 
 // a store's context, and the partition of `rows` rows: shared value buffers (id, depth, level)
-// filled like the Parquet workers do, depth null on every row `nullEvery` divides
-async function setup(rows: number, nullEvery: number) {
+// filled like the Parquet workers do, depth null on every row `nullEvery` divides and name on the
+// row after; names of `nameBytes` bytes or so
+async function setup(rows: number, nullEvery: number, nameBytes = 12) {
   const store = await freshStore();
   const ctx = (store as unknown as { ctx: StoreContext }).ctx;
   const id = new BigInt64Array(new SharedArrayBuffer(rows * 8)).map((_, i) => BigInt(i) * 3n);
@@ -30,7 +32,8 @@ async function setup(rows: number, nullEvery: number) {
   const bits = new Uint8Array(Math.ceil(rows / 8)).fill(0xff);
   let nulls = 0;
   for (let i = 0; i < rows; i += nullEvery) (bits[i >> 3]! &= ~(1 << (i & 7))), nulls++;
-  const names = vectorFromArray(Array.from({ length: rows }, (_, i) => `N${i % 17}`), new Utf8()).data[0]!;
+  const name = (i: number) => (i % nullEvery === 1 ? null : `N${i % 17}`.padEnd(1 + ((i * 7) % (2 * nameBytes)), 'x'));
+  const names = vectorFromArray(Array.from({ length: rows }, (_, i) => name(i)), new Utf8()).data[0]!;
   const columns: Data[] = [
     fixedData(new Int64(), rows, id, undefined, 0),
     fixedData(new Float64(), rows, depth, nullEvery > rows ? undefined : bits, nullEvery > rows ? 0 : nulls),
@@ -46,10 +49,18 @@ const cutsOf = (rows: number) => fc.uniqueArray(fc.integer({ min: 1, max: rows -
 describe('LaidOutPart', () => {
   it('writes a partition whose columns read back as they were, whatever the landing cuts and nulls', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 8_200, max: 20_000 }).chain((rows) => fc.tuple(fc.constant(rows), cutsOf(rows), fc.constantFrom(3, 7, 1 << 30))), async ([rows, cuts, nullEvery]) => {
+      fc.asyncProperty(fc.integer({ min: 8_200, max: 30_000 }).chain((rows) => fc.tuple(fc.constant(rows), cutsOf(rows), fc.constantFrom(3, 7, 1 << 30), fc.boolean())), async ([rows, cuts, nullEvery, skip]) => {
         const { ctx, placed, columns } = await setup(rows, nullEvery);
         const part = new LaidOutPart(ctx, 'tbl', schema, rows, placed);
-        for (let i = 1; i < cuts.length; i++) part.land(cuts[i - 1]!, cuts[i]!);
+        expect(part.growing).toBe(3);
+        const bytes = columns[3]!.values as Uint8Array;
+        const offsets = columns[3]!.valueOffsets as Int32Array;
+        for (let i = 1; i < cuts.length; i++) {
+          part.land(cuts[i - 1]!, cuts[i]!);
+          // the string bytes and offsets so far, as the rows land (or, some of the time, every
+          // other landing); from 16384 rows the offsets are written in place too
+          if (!skip || i % 2 === 0 || i === cuts.length - 1) part.grow({ bytes: bytes.subarray(0, offsets[cuts[i]!]!), offsets: offsets.subarray(0, cuts[i]! + 1) });
+        }
         const written = await part.finish(columns);
         const record = { ...written, seq: 0, added: 1 } as PartRecord;
         for (const [c, f] of schema.fields.entries()) {
@@ -57,12 +68,14 @@ describe('LaidOutPart', () => {
           expect(back.toArray(), f.name).toEqual(makeVector(columns[c]!).toArray());
           expect(back.nullCount).toBe(columns[c]!.nullCount);
         }
-        // the fixed-width segments sit in their stretches: no column was written a second time at
-        // the end (the file holds the segments, the validity room of nullable columns, padding, footer)
+        // the fixed-width segments sit in their stretches and the string segment where it grew: no
+        // column was written a second time at the end (the file holds the segments, the validity
+        // room of nullable columns, padding, footer)
+        // (level is laid out from 16384 rows, else appended after the string bytes)
         const at = Object.fromEntries(written.segments.map((s) => [s.name, s.offset]));
-        expect(Math.max(at.id!, at.depth!, at.level!)).toBeLessThan(at.name!);
+        expect(Math.max(at.id!, at.depth!)).toBeLessThan(at.name!);
         const segments = written.segments.reduce((n, s) => n + s.length, 0);
-        const validityRoom = 2 * Math.ceil(rows / 8); // depth and level are nullable, id is not
+        const validityRoom = 3 * Math.ceil(rows / 8); // depth, level and name are nullable, id is not
         expect(written.bytes - segments).toBeLessThan(validityRoom + 2048);
         // the file is exactly as long as recorded: prefix and footer magic where they belong
         const ends = [new Uint8Array(8), new Uint8Array(8)];
@@ -73,6 +86,16 @@ describe('LaidOutPart', () => {
       }),
       { numRuns: 12 },
     );
+  });
+
+  it('appends the string segment whole when its bytes are too few to be written in place', async () => {
+    const { ctx, placed, columns } = await setup(9_000, 5, 1);
+    const part = new LaidOutPart(ctx, 'tbl', schema, 9_000, placed);
+    part.land(0, 9_000);
+    part.grow({ bytes: columns[3]!.values as Uint8Array, offsets: columns[3]!.valueOffsets as Int32Array });
+    const record = { ...(await part.finish(columns)), seq: 0, added: 1 } as PartRecord;
+    const back = makeVector(await loadColumn(ctx, record, 'name', false));
+    expect(back.toArray()).toEqual(makeVector(columns[3]!).toArray());
   });
 
   it('leaves no file behind when aborted after rows landed', async () => {

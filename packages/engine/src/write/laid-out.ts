@@ -1,11 +1,13 @@
 // A partition file written while its rows still arrive (Parquet ingest): the fixed-width columns'
 // value buffers have a known size, so each gets a stretch of the file up front and its values are
 // written there as rows land, with a data sync now and then, so little is left to flush once the
-// last row is in. The rest (message headers, other columns, footer) is written at the end.
-import type { Data, Field, Schema } from 'apache-arrow';
+// last row is in. One string (or binary) column grows at the end of the file the same way: its
+// value bytes are written as they arrive, its head (validity, offsets) and the rest (message
+// headers, other columns, footer) at the end, after its last byte.
+import { type Data, type Field, type Schema, Type } from 'apache-arrow';
 import type { StoreContext } from '../context.js';
 import type { ZoneStats } from '../expr/kernel.js';
-import { fixedData } from '../data/layout.js';
+import { fixedData, varData } from '../data/layout.js';
 import type { BlobWriter } from '../storage/blobstore.js';
 import { type SegmentRef, encodePrefix, segmentPieces } from '../storage/format.js';
 import { partFile } from '../storage/records.js';
@@ -22,9 +24,14 @@ const MIN_LAID_BYTES = 1 << 16;
  * Nothing is visible until `finish` commits the file; `abort` removes it.
  */
 export class LaidOutPart {
+  /** The column whose value bytes grow at the end of the file (`grow`), or -1. */
+  readonly growing: number;
   private readonly id: string;
   private readonly file: string;
-  private readonly ready: Promise<{ writer: BlobWriter; slots: (Slot | undefined)[] }>;
+  private readonly ready: Promise<{ writer: BlobWriter; slots: (Slot | undefined)[]; tail?: Tail }>;
+  /** Value bytes and rows (offsets) of the growing column written (or being written) so far. */
+  private grown = 0;
+  private grownRows = 0;
   private unsynced = 0;
   private landed = 0;
   private syncing: Promise<void> | undefined;
@@ -36,10 +43,11 @@ export class LaidOutPart {
     private readonly table: string,
     private readonly schema: Schema,
     private readonly rows: number,
-    private readonly placed: readonly (Uint8Array | null)[],
+    readonly placed: readonly (Uint8Array | null)[],
   ) {
     this.id = newPartId(ctx);
     this.file = partFile(table, this.id);
+    this.growing = schema.fields.findIndex((f) => f.type.typeId === Type.Utf8 || f.type.typeId === Type.Binary);
     this.ready = this.layOut(ctx);
     this.ready.catch((e: unknown) => void (this.failure ??= e));
   }
@@ -63,15 +71,54 @@ export class LaidOutPart {
   }
 
   /**
+   * The growing column's value bytes and offsets (from 0, one per row so far and one more) so far
+   * (`growing`; earlier ones unchanged since the last call): writes the new ones in place.
+   */
+  grow({ bytes, offsets }: { bytes: Uint8Array; offsets: Int32Array }): void {
+    const [from, fromRow, rows] = [this.grown, this.grownRows, offsets.length - 1];
+    if (rows <= fromRow && fromRow > 0) return;
+    this.grown = bytes.length;
+    this.grownRows = rows;
+    this.track(
+      this.ready.then(({ writer, tail }) => {
+        if (!tail) return;
+        // offset 0 with the first rows, then each row's end
+        const first = fromRow === 0 ? 0 : fromRow + 1;
+        const ends = new Uint8Array(offsets.buffer, offsets.byteOffset + first * 4, (rows + 1 - first) * 4);
+        const writes = [tail.offsets < 0 ? undefined : writer.writeAt(tail.offsets + first * 4, ends)];
+        if (bytes.length > from) writes.push(writer.writeAt(tail.values + from, bytes.subarray(from)));
+        this.unsynced += bytes.length - from + ends.length;
+        this.syncSoon(writer);
+        return Promise.all(writes).then(() => undefined);
+      }),
+    );
+  }
+
+  /**
    * Writes what is left (the laid-out columns' headers, every other column, the footer) from the
    * final `columns`, then commits the file durably; `known` zone maps are used as in `writePart`.
    */
   async finish(columns: readonly Data[], known?: Readonly<Record<string, ZoneStats>>): Promise<WrittenPart> {
-    const { writer, slots } = await this.ready;
+    const { writer, slots, tail } = await this.ready;
     try {
       // every landed stretch's write has been started (`land` runs when `ready` resolves); the
       // rest is encoded while they and the syncs finish
       const byName = new Map(this.schema.fields.map((f, c) => [f.name, slots[c]]));
+      if (tail) {
+        // the growing column ends the laid-out part of the file: what is appended goes after its
+        // last byte and the longest tail its segment may have
+        const data = columns[this.growing]!;
+        const values = (data.values as Uint8Array).subarray(0, (data.valueOffsets as Int32Array)[data.length]);
+        const end = align(tail.values + values.length + tail.room);
+        writer.skip(end - writer.size);
+        // its segment is fitted if every byte and offset was written in place (else appended whole,
+        // below); its validity as long as the stand-in's that sized the head (the encoder writes it whole)
+        const validity = data.nullCount > 0 ? data.nullBitmap?.subarray(0, Math.ceil(data.length / 8)) : undefined;
+        const offsets = (data.valueOffsets as Int32Array).subarray(0, data.length + 1);
+        columns = columns.with(this.growing, varData(data.type, data.length, offsets, values, validity, data.nullCount));
+        const placed = tail.offsets < 0 ? undefined : { bytes: new Uint8Array(offsets.buffer, offsets.byteOffset, offsets.byteLength), at: tail.offsets };
+        if (values.length === this.grown && data.length === this.grownRows) byName.set(this.schema.fields[this.growing]!.name, { start: tail.start, values: tail.values, end, width: 1, bytes: values, placed });
+      }
       const laid = async (name: string, data: Data): Promise<SegmentRef | undefined> => {
         const slot = byName.get(name);
         return slot && fitSegment(writer, name, slot, await segmentPieces(name, data));
@@ -94,8 +141,9 @@ export class LaidOutPart {
     await ready?.writer.abort();
   }
 
-  // opens the file, writes the prefix and leaves a stretch per laid-out column
-  private async layOut(ctx: StoreContext): Promise<{ writer: BlobWriter; slots: (Slot | undefined)[] }> {
+  // opens the file, writes the prefix and leaves a stretch per laid-out column, then room for the
+  // growing column's head: its value bytes start after it
+  private async layOut(ctx: StoreContext): Promise<{ writer: BlobWriter; slots: (Slot | undefined)[]; tail?: Tail }> {
     const writer = await ctx.blobs.create(this.file);
     try {
       void writer.append(encodePrefix());
@@ -104,7 +152,8 @@ export class LaidOutPart {
         const bytes = this.placed[c];
         slots.push(bytes && bytes.length >= MIN_LAID_BYTES ? await slotFor(writer, field, this.rows, bytes) : undefined);
       }
-      return { writer, slots };
+      const field = this.schema.fields[this.growing];
+      return field ? { writer, slots, tail: await tailFor(writer, field, this.rows) } : { writer, slots };
     } catch (e) {
       await writer.abort();
       throw e;
@@ -136,6 +185,37 @@ export class LaidOutPart {
   }
 }
 
+/**
+ * Where the growing column lies: its head in [start, values), its offsets from `offsets` in it (-1:
+ * too few rows for them to be written apart from the head), its value bytes from `values`, then
+ * at most `room` bytes of tail.
+ */
+interface Tail {
+  readonly start: number;
+  readonly offsets: number;
+  readonly values: number;
+  readonly room: number;
+}
+
+// The growing column's room: the longest head the encoder may put before the value bytes of a
+// column of `rows` rows (validity when nullable, offsets; their size does not depend on the values,
+// so a stand-in of 64 KiB is measured) and the longest tail after them.
+async function tailFor(writer: BlobWriter, { name, type, nullable }: Field, rows: number): Promise<Tail | undefined> {
+  const offsets = new Int32Array(rows + 1);
+  const values = new Uint8Array(1 << 16);
+  offsets[rows] = values.length;
+  const pieces = await segmentPieces(name, varData(type, rows, offsets, values, undefined, 0));
+  const plain = around(pieces, values);
+  const nulls = nullable ? around(await segmentPieces(name, varData(type, rows, offsets, values, new Uint8Array(Math.ceil(rows / 8)), 1)), values) : plain;
+  if (!plain || !nulls) return undefined;
+  const start = writer.size;
+  const at = align(start + Math.max(plain.head, nulls.head));
+  writer.skip(at - start);
+  // the offsets lie just before the values (validity, if any, before them), in either variant
+  const ends = around(pieces, new Uint8Array(offsets.buffer));
+  return { start, offsets: ends ? at - (plain.head - ends.head) : -1, values: at, room: Math.max(plain.tail, nulls.tail) };
+}
+
 /** Where one column's stretch lies: its values at `values`, the segment anywhere in [start, end). */
 interface Slot {
   readonly start: number;
@@ -143,6 +223,8 @@ interface Slot {
   readonly end: number;
   readonly width: number;
   readonly bytes: Uint8Array;
+  /** Another piece of the segment already written, at `at` (the growing column's offsets). */
+  readonly placed?: { readonly bytes: Uint8Array; readonly at: number };
 }
 
 // The stretch of a column: room for the longest header the encoder may put before the values (with
@@ -150,13 +232,13 @@ interface Slot {
 // without nulls aligned.
 async function slotFor(writer: BlobWriter, { name, type, nullable }: Field, rows: number, bytes: Uint8Array): Promise<Slot | undefined> {
   const values = new (type.ArrayType as new (b: ArrayBufferLike, o: number, n: number) => ArrayBufferView)(bytes.buffer, bytes.byteOffset, rows);
-  const plain = split(await segmentPieces(name, fixedData(type, rows, values, undefined, 0)), bytes);
-  const nulls = nullable ? split(await segmentPieces(name, fixedData(type, rows, values, new Uint8Array(Math.ceil(rows / 8)), 1)), bytes) : plain;
+  const plain = around(await segmentPieces(name, fixedData(type, rows, values, undefined, 0)), bytes);
+  const nulls = nullable ? around(await segmentPieces(name, fixedData(type, rows, values, new Uint8Array(Math.ceil(rows / 8)), 1)), bytes) : plain;
   if (!plain || !nulls) return undefined;
-  const head = Math.max(plain.head.length, nulls.head.length);
-  const tail = Math.max(plain.tail.length, nulls.tail.length);
+  const head = Math.max(plain.head, nulls.head);
+  const tail = Math.max(plain.tail, nulls.tail);
   const start = writer.size;
-  const at = align(start + head - plain.head.length) + plain.head.length;
+  const at = align(start + head - plain.head) + plain.head;
   const end = align(at + bytes.length + tail);
   writer.skip(end - start);
   return { start, values: at, end, width: bytes.length / rows, bytes };
@@ -166,21 +248,27 @@ async function slotFor(writer: BlobWriter, { name, type, nullable }: Field, rows
 // values buffer as one piece and the rest fits its stretch; else the caller appends the segment
 // whole (the stretch stays unused).
 function fitSegment(writer: BlobWriter, name: string, slot: Slot, pieces: readonly Uint8Array[]): SegmentRef | undefined {
-  const parts = split(pieces, slot.bytes);
+  const parts = around(pieces, slot.bytes);
   if (!parts) return undefined;
-  const offset = slot.values - parts.head.length;
+  const offset = slot.values - parts.head;
   const after = slot.values + slot.bytes.length;
-  if (offset < slot.start || after + parts.tail.length > slot.end) return undefined;
-  void writer.writeAt(offset, parts.head);
-  if (parts.tail.length > 0) void writer.writeAt(after, parts.tail);
-  return { name, offset, length: after + parts.tail.length - offset };
+  if (offset < slot.start || after + parts.tail > slot.end) return undefined;
+  const placed = slot.placed && around(pieces, slot.placed.bytes);
+  if (slot.placed && (!placed || offset + placed.head !== slot.placed.at)) return undefined;
+  // every piece not in place yet, at its place (the big ones uncopied)
+  let at = offset;
+  pieces.forEach((piece, i) => {
+    if (i !== parts.index && i !== placed?.index && piece.length > 0) void writer.writeAt(at, piece);
+    at += piece.length;
+  });
+  return { name, offset, length: after + parts.tail - offset };
 }
 
-// a segment's bytes before and after the piece that is exactly `values`, or undefined
-function split(pieces: readonly Uint8Array[], values: Uint8Array): { head: Uint8Array; tail: Uint8Array } | undefined {
+// which piece of a segment is exactly `values`, and the byte counts before and after it; or undefined
+function around(pieces: readonly Uint8Array[], values: Uint8Array): { index: number; head: number; tail: number } | undefined {
   const i = pieces.findIndex((p) => p.buffer === values.buffer && p.byteOffset === values.byteOffset && p.byteLength === values.byteLength);
-  if (i < 0) return undefined;
-  return { head: Buffer.concat(pieces.slice(0, i)), tail: Buffer.concat(pieces.slice(i + 1)) };
+  const bytes = (from: number, to: number) => pieces.slice(from, to).reduce((n, p) => n + p.length, 0);
+  return i < 0 ? undefined : { index: i, head: bytes(0, i), tail: bytes(i + 1, pieces.length) };
 }
 
 const align = (n: number): number => Math.ceil(n / 64) * 64;

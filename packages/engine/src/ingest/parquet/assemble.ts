@@ -18,16 +18,24 @@ export class PartitionFill {
   private readonly columns: (PlacedColumn | ColumnAccumulator)[];
   private rows = 0;
 
+  /**
+   * `alloc` gives the shared buffers of the placed columns (at least the bytes asked for: a pool's
+   * may be larger, and hold a previous user's bytes: every row is written before it is read).
+   */
   constructor(
     private readonly schema: Schema,
     readonly size: number,
     laidOut?: OpenLaidOut,
+    alloc: (bytes: number) => SharedArrayBuffer = (bytes) => new SharedArrayBuffer(bytes),
   ) {
-    this.placed = schema.fields.map((f) => (isPlaced(f.type) ? new Uint8Array(new SharedArrayBuffer(size * bytesPer(f.type))) : null));
+    this.placed = schema.fields.map((f) => {
+      const bytes = size * bytesPer(f.type);
+      return isPlaced(f.type) ? new Uint8Array(alloc(bytes), 0, bytes) : null;
+    });
     this.file = laidOut?.(size, this.placed);
     this.columns = schema.fields.map((f, c) => {
       const bytes = this.placed[c];
-      if (bytes) return new PlacedColumn(f.type, new (f.type.ArrayType as new (b: ArrayBufferLike) => ArrayBufferView & { length: number })(bytes.buffer));
+      if (bytes) return new PlacedColumn(f.type, new (f.type.ArrayType as new (b: ArrayBufferLike, at: number, n: number) => ArrayBufferView & { length: number })(bytes.buffer, 0, size));
       const acc = new ColumnAccumulator(f.type);
       acc.reserve(size);
       return acc;
@@ -38,15 +46,23 @@ export class PartitionFill {
     return this.rows === this.size;
   }
 
-  /** Adds the next piece of rows (the workers have already written its placed columns). */
-  add(piece: Piece): void {
+  /**
+   * Adds the next piece of rows (the workers have already written its placed columns); returns the
+   * piece's shared buffers it copied, which nothing reads any more (the worker may reuse them).
+   */
+  add(piece: Piece): SharedArrayBuffer[] {
+    const done: SharedArrayBuffer[] = [];
     piece.columns.forEach((col, c) => {
       const column = this.columns[c]!;
-      if (column instanceof PlacedColumn) column.note(piece.rows, col.validity, col.nullCount);
-      else column.append(chunkOf(this.schema.fields[c]!.type, piece.rows, col), col.zone);
+      if (column instanceof PlacedColumn) return column.note(piece.rows, col.validity, col.nullCount);
+      column.append(chunkOf(this.schema.fields[c]!.type, piece.rows, col), col.zone);
+      if (c === this.file?.growing) this.file.grow(column.sofar()!);
+      if (!column.copies) return;
+      for (const b of [col.values, col.offsets]) if (b) done.push(b.buffer as SharedArrayBuffer);
     });
     this.file?.land(this.rows, this.rows + piece.rows);
     this.rows += piece.rows;
+    return done;
   }
 
   /** Every column as one offset-0 chunk with its zone map. */

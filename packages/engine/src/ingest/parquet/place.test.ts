@@ -26,10 +26,18 @@ const row = fc.tuple(...columns.map((c) => c.gen));
 describe('placed Parquet partitions', () => {
   it('equal the rows gathered on one thread, zone maps included, whatever the group and partition sizes', () => {
     fc.assert(
-      fc.property(fc.array(fc.array(row, { maxLength: 40 }), { minLength: 1, maxLength: 5 }), fc.integer({ min: 1, max: 50 }), fc.nat(3), (groups, size, split) => {
+      fc.property(fc.array(fc.array(row, { maxLength: 40 }), { minLength: 1, maxLength: 5 }), fc.integer({ min: 1, max: 50 }), fc.nat(3), fc.boolean(), (groups, size, split, reuse) => {
         const all = groups.flat();
+        // with `reuse`, buffers come from a pool (larger than asked, holding a previous user's
+        // bytes) and pieces' buffers the fill reports copied go back to it, scribbled over
+        const pool: SharedArrayBuffer[] = [];
+        const alloc = (bytes: number) => {
+          const i = pool.findIndex((b) => b.byteLength >= bytes);
+          return i >= 0 ? pool.splice(i, 1)[0]! : new Uint8Array(new SharedArrayBuffer(bytes + 24)).fill(0xa5).buffer as SharedArrayBuffer;
+        };
+        const recycle = (buffers: SharedArrayBuffer[]) => buffers.forEach((b) => pool.push(new Uint8Array(b).fill(0x5a).buffer as SharedArrayBuffer));
         const fills = new Map<number, PartitionFill>();
-        const fillOf = (p: number) => fills.get(p) ?? fills.set(p, new PartitionFill(schema, Math.min(size, all.length - p * size))).get(p)!;
+        const fillOf = (p: number) => fills.get(p) ?? fills.set(p, new PartitionFill(schema, Math.min(size, all.length - p * size), undefined, reuse ? alloc : undefined)).get(p)!;
         const got: { data: unknown[]; zone: unknown }[][] = [];
         let first = 0;
         for (const rows of groups) {
@@ -47,9 +55,10 @@ describe('placed Parquet partitions', () => {
           const cut = split === 0 ? rows.length : Math.floor(rows.length / (split + 1));
           for (const [from, to] of [[0, cut], [cut, rows.length]] as const) {
             if (from >= to) continue;
-            for (const piece of placeBatch(batchOf(rows.slice(from, to)), from, targets)) {
+            for (const piece of placeBatch(batchOf(rows.slice(from, to)), from, targets, reuse ? alloc : undefined)) {
               const fill = fills.get(parts[piece.target]!)!;
-              fill.add(piece);
+              const copied = fill.add(piece);
+              if (reuse) recycle(copied);
               if (fill.full) {
                 fills.delete(parts[piece.target]!);
                 got.push(fill.finish().map((c) => ({ data: [...makeVector(c.data)], zone: c.zone })));

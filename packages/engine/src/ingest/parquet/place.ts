@@ -49,11 +49,17 @@ export function isPlaced(type: DataType): boolean {
   }
 }
 
+/** Gives shared memory of at least `bytes` bytes (a pool's buffer may be larger). */
+export type Alloc = (bytes: number) => SharedArrayBuffer;
+
+const fresh: Alloc = (bytes) => new SharedArrayBuffer(bytes);
+
 /**
  * Places the rows of `batch` (conformed, offset-0 children), which are rows [batchRow, batchRow +
  * batch.numRows) of its row group, into the `targets` they overlap; returns the pieces in row order.
+ * The copies of columns not placed go to buffers from `alloc`.
  */
-export function placeBatch(batch: RecordBatch, batchRow: number, targets: readonly PartTarget[]): Piece[] {
+export function placeBatch(batch: RecordBatch, batchRow: number, targets: readonly PartTarget[], alloc: Alloc = fresh): Piece[] {
   const pieces: Piece[] = [];
   targets.forEach((t, target) => {
     const from = Math.max(t.groupRow, batchRow);
@@ -62,7 +68,7 @@ export function placeBatch(batch: RecordBatch, batchRow: number, targets: readon
     const columns = batch.data.children.map((column, c) => {
       const slice = from === batchRow && to - from === column.length ? column : column.slice(from - batchRow, to - from);
       const placed = t.placed[c];
-      return placed ? placeColumn(slice, placed, t.partRow + (from - t.groupRow)) : copyColumn(slice);
+      return placed ? placeColumn(slice, placed, t.partRow + (from - t.groupRow)) : copyColumn(slice, alloc);
     });
     pieces.push({ target, rows: to - from, columns });
   });
@@ -79,14 +85,14 @@ function placeColumn(slice: Data, placed: Uint8Array, row: number): ColumnPiece 
 }
 
 // any other layout: offset 0, every buffer copied into shared memory
-function copyColumn(slice: Data): ColumnPiece {
+function copyColumn(slice: Data, alloc: Alloc): ColumnPiece {
   const data = zeroOffset(slice);
   const zone = zoneStats(data);
   const offsets = data.valueOffsets as (Int32Array | BigInt64Array) | undefined;
   // bool bits, or the bytes the (rebased) offsets reach
   const bytes = offsets ? Number(offsets[data.length]!) : Math.ceil(data.length / 8);
-  const piece = { nullCount: data.nullCount, validity: validityOf(data), zone, values: shared(data.values as ArrayBufferView, bytes) };
-  return offsets ? { ...piece, offsets: shared(offsets, (data.length + 1) * offsets.BYTES_PER_ELEMENT) } : piece;
+  const piece = { nullCount: data.nullCount, validity: validityOf(data), zone, values: shared(data.values as ArrayBufferView, bytes, alloc) };
+  return offsets ? { ...piece, offsets: shared(offsets, (data.length + 1) * offsets.BYTES_PER_ELEMENT, alloc) } : piece;
 }
 
 function validityOf(data: Data): Uint8Array | null {
@@ -101,6 +107,6 @@ function validityOf(data: Data): Uint8Array | null {
 }
 
 // the first `bytes` bytes of `view`, copied into shared memory (the receiver gets them without a copy)
-function shared(view: ArrayBufferView, bytes: number): Uint8Array {
-  return sharedCopy(new Uint8Array(view.buffer, view.byteOffset, bytes));
+function shared(view: ArrayBufferView, bytes: number, alloc: Alloc): Uint8Array {
+  return sharedCopy(new Uint8Array(view.buffer, view.byteOffset, bytes), alloc);
 }

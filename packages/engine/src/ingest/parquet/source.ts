@@ -34,6 +34,8 @@ interface Decoder {
   readonly onExit: () => void;
   /** Messages it still owes this file (meta and row groups). */
   owed: number;
+  /** Shared memory of ranges sent to it and not yet copied out, by its request number. */
+  readonly lent: Map<number, SharedArrayBuffer>;
 }
 
 let sessions = 0;
@@ -79,7 +81,7 @@ export class ParquetSource implements FileSource {
     const fills = new Map<number, PartitionFill>();
     const fillOf = (p: number) => {
       let fill = fills.get(p);
-      if (!fill) fills.set(p, (fill = new PartitionFill(schema, Math.min(partitionRows, total - p * partitionRows), laidOut)));
+      if (!fill) fills.set(p, (fill = new PartitionFill(schema, Math.min(partitionRows, total - p * partitionRows), laidOut, laidOut && this.alloc)));
       return fill;
     };
     // the stretches of group g in each partition it overlaps, the partitions' buffers made on demand
@@ -121,7 +123,8 @@ export class ParquetSource implements FileSource {
       for (const piece of pieces) {
         const p = parts[piece.target]!;
         const fill = fills.get(p)!;
-        fill.add(piece);
+        const copied = fill.add(piece);
+        if (copied.length > 0) this.decoders[g % this.decoders.length]?.worker.postMessage({ kind: 'recycle', buffers: copied } satisfies ToWorker);
         rows += piece.rows;
         if (!fill.full) continue;
         fills.delete(p);
@@ -130,6 +133,10 @@ export class ParquetSource implements FileSource {
       yield { rows, bytes: Math.min(bytes, this.file.size) };
     }
   }
+
+  // a laid-out partition's buffers come from the part writer's pool (memory this process has
+  // touched: fresh pages fault, `shared-pool.ts`); the sink gives them back once the file is written
+  private readonly alloc = (bytes: number): SharedArrayBuffer => this.ctx.partWriter?.buffers.acquire(bytes) ?? new SharedArrayBuffer(bytes);
 
   /** Hands idle workers back for the next ingest; ends any still busy with this file. */
   async close(): Promise<void> {
@@ -168,6 +175,7 @@ export class ParquetSource implements FileSource {
       const d: Decoder = {
         worker,
         owed: 1,
+        lent: new Map(),
         listener: (m) => this.receive(d, m),
         onError: (e) => this.fail(e.message),
         onExit: () => this.fail('the Parquet worker stopped'),
@@ -180,11 +188,17 @@ export class ParquetSource implements FileSource {
   }
 
   private receive(d: Decoder, m: FromWorker): void {
-    if (m.kind !== 'range' && m.session !== this.session) return;
+    if (m.kind !== 'range' && m.kind !== 'range-copied' && m.session !== this.session) return;
     switch (m.kind) {
       case 'range':
-        void this.serve(d.worker, m.req, m.start, m.end);
+        void this.serve(d, m.req, m.start, m.end);
         break;
+      case 'range-copied': {
+        const bytes = d.lent.get(m.req);
+        d.lent.delete(m.req);
+        if (bytes) this.ctx.partWriter?.buffers.release(bytes);
+        break;
+      }
       case 'meta':
         d.owed--;
         if (d === this.decoders[0]) {
@@ -207,13 +221,16 @@ export class ParquetSource implements FileSource {
     }
   }
 
-  private async serve(worker: Worker, req: number, start: number, end: number): Promise<void> {
-    const post = (message: ToWorker) => worker.postMessage(message);
+  private async serve(d: Decoder, req: number, start: number, end: number): Promise<void> {
+    const post = (message: ToWorker) => d.worker.postMessage(message);
     try {
-      // shared memory: posting it copies nothing on this thread
-      const bytes = new Uint8Array(new SharedArrayBuffer(Math.max(0, Math.min(end, this.file.size) - start)));
+      // shared memory (posting it copies nothing on this thread) from the part writer's pool: the
+      // worker copies the bytes out at once and says so (range-copied)
+      const size = Math.max(0, Math.min(end, this.file.size) - start);
+      const bytes = new Uint8Array(this.alloc(size), 0, size);
       this.reader ??= this.ctx.blobs.openReader(this.file.file);
       await (await this.reader).read(start, bytes);
+      d.lent.set(req, bytes.buffer as SharedArrayBuffer);
       post({ kind: 'range', req, bytes });
     } catch (e) {
       post({ kind: 'range-error', req, message: (e as Error).message });

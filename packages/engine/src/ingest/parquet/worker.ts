@@ -7,11 +7,12 @@ import { parseRecordBatch } from 'arrow-js-ffi';
 import { ParquetFile, wasmMemory } from 'parquet-wasm';
 import { HaloclineError, ownContext } from '../../errors.js';
 import { conformFileBatch } from '../conform.js';
+import { SharedPool } from '../../write/shared-pool.js';
 import { type PartTarget, placeBatch } from './place.js';
 import type { FromWorker, ToWorker } from './protocol.js';
 
 const port = parentPort!;
-const waiting = new Map<number, { resolve: (b: Uint8Array) => void; reject: (e: Error) => void }>();
+const waiting = new Map<number, { resolve: (b: ArrayBuffer) => void; reject: (e: Error) => void }>();
 let nextReq = 0;
 interface Target {
   readonly schema: Schema;
@@ -23,7 +24,7 @@ let current: { session: number; file: Promise<ParquetFile>; target?: Target } | 
 const send = (message: FromWorker) => port.postMessage(message);
 
 // bytes [start, end) of the file, fetched through the main thread's BlobStore
-function range(start: number, end: number): Promise<Uint8Array> {
+function range(start: number, end: number): Promise<ArrayBuffer> {
   const req = nextReq++;
   return new Promise((resolve, reject) => {
     waiting.set(req, { resolve, reject });
@@ -37,10 +38,37 @@ function remoteBlob(start: number, end: number): unknown {
     size: end - start,
     type: '',
     slice: (a = 0, b = end - start) => remoteBlob(start + a, start + Math.min(b, end - start)),
-    // the main thread's bytes, in shared memory of exactly their size: parquet-wasm copies them
-    // into its own memory, so they are handed over as they are (no copy here)
-    arrayBuffer: async () => (await range(start, end)).buffer,
+    arrayBuffer: () => range(start, end),
   };
+}
+
+/**
+ * Shared memory for the copies of columns that are not placed (strings, bools), given back by the
+ * main thread once it has copied them (`recycle`): reused, so not fresh pages that fault.
+ */
+const pieceBuffers = new SharedPool({ maxBytes: 64 << 20, idleMs: 10_000 });
+const copies = (bytes: number) => pieceBuffers.acquire(bytes);
+
+/** A buffer whose length can change without giving its pages back (ES2024 resizable ArrayBuffer). */
+type Resizable = ArrayBuffer & { resize(bytes: number): void; readonly maxByteLength: number };
+const Resizable = ArrayBuffer as unknown as new (bytes: number, options: { maxByteLength: number }) => Resizable;
+/** Resizable buffers free for the next range. */
+const spare: Resizable[] = [];
+
+// The main thread's bytes (a view of its pooled shared memory, wanted back at once) as a buffer of
+// exactly their size, which parquet-wasm wants: copied into one of this thread's resizable buffers,
+// memory it has touched before (fresh pages would fault, see write/shared-pool.ts). parquet-wasm
+// views the whole buffer it gets and copies it into its own memory right after the promise
+// resolves (its Blob reader: `Uint8Array::new(&buf).to_vec()` after the await, polled in a
+// microtask), so the buffer is free again after this turn of the event loop.
+function exactCopy(bytes: Uint8Array): ArrayBuffer {
+  let buffer = spare.pop();
+  if (!buffer || buffer.maxByteLength < bytes.length) buffer = new Resizable(bytes.length, { maxByteLength: Math.max(bytes.length, 64 << 20) });
+  buffer.resize(bytes.length);
+  new Uint8Array(buffer).set(bytes);
+  const free = buffer;
+  setImmediate(() => spare.push(free));
+  return buffer;
 }
 
 async function open(session: number, size: number): Promise<void> {
@@ -70,7 +98,7 @@ async function place(session: number, group: number, firstRow: number, targets: 
     for (let b = 0; b < decoded.numArrays(); b++) {
       // views of wasm memory: no wasm call may run (and grow it) until this batch is placed
       const batch = parseRecordBatch(wasmMemory().buffer, decoded.arrayAddr(b), decoded.schemaAddr(), false);
-      pieces.push(...placeBatch(conformFileBatch(schema, batch, rename, firstRow + at, table), at, targets));
+      pieces.push(...placeBatch(conformFileBatch(schema, batch, rename, firstRow + at, table), at, targets, copies));
       at += batch.numRows;
     }
   } catch (e) {
@@ -90,13 +118,19 @@ port.on('message', (m: ToWorker) => {
     case 'open':
       open(m.session, m.size).catch(fail(m.session));
       break;
-    case 'range':
-      waiting.get(m.req)?.resolve(m.bytes);
+    case 'range': {
+      const wait = waiting.get(m.req);
       waiting.delete(m.req);
+      wait?.resolve(exactCopy(m.bytes));
+      send({ kind: 'range-copied', req: m.req });
       break;
+    }
     case 'range-error':
       waiting.get(m.req)?.reject(new Error(m.message));
       waiting.delete(m.req);
+      break;
+    case 'recycle':
+      for (const b of m.buffers) pieceBuffers.release(b);
       break;
     case 'target':
       if (current?.session === m.session) {
