@@ -20,7 +20,13 @@ export function runScan(task: ScanTask): ScanResult {
   const sub = narrowTask(task, lo, hi);
   narrowed.add(sub);
   const { codes: _, ...result } = scanPart(sub); // codes of a row range are not the partition's
-  return { ...result, scanned: hi - lo, ...(result.rows ? { rows: lo === 0 ? result.rows : result.rows.map((r) => r + lo) } : {}) };
+  if (result.rows && lo !== 0) shift(result.rows, lo); // the sub-scan's own copy
+  return { ...result, scanned: hi - lo };
+}
+
+// positions of a row range made relative to the partition
+function shift(rows: Int32Array, lo: number): void {
+  for (let k = 0; k < rows.length; k++) rows[k] = rows[k]! + lo;
 }
 
 // tasks over a row range: their columns are sub-views (offsets not from 0, null counts of the whole), never handed back as they are
@@ -114,6 +120,7 @@ const pick = (col: TaskColumn, sel: Int32Array, count: number): ResultColumn => 
 
 // every row selected: hand back the input buffers themselves, no copy
 function passThrough(task: ScanTask): ResultColumn[] {
+  if (task.project.length === 0) return [];
   if (narrowed.has(task)) {
     const all = Int32Array.from({ length: task.length }, (_, i) => i);
     return task.project.map((name) => gather(task.columns[name]!, all, all.length));

@@ -7,7 +7,7 @@ import { openStore } from '../index.js';
 import { openLmdbMetaStore } from '../storage/lmdb.js';
 import { type DeleteRecord, STORE_KEY } from '../storage/records.js';
 import { tempDir } from '../test-util/tmp.js';
-import { emptyBits, isDeleted, positions, survivors } from './deletes.js';
+import { emptyBits, isDeleted, markRows, positions, survivors } from './deletes.js';
 import { decodePositions } from './positions.js';
 
 const schema = new Schema([new Field('id', new Int32(), false)]);
@@ -66,6 +66,25 @@ describe('positions of a deletion bitmap', () => {
         expect([...survivors(bits, rows)]).toEqual(live);
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe('markRows', () => {
+  it('sets every bit, keeps in order exactly the rows whose bit was clear, and counts them', () => {
+    const length = 300;
+    const rowSet = fc.uniqueArray(fc.integer({ min: 0, max: length - 1 }), { maxLength: length }).map((r) => r.sort((a, b) => a - b));
+    fc.assert(
+      fc.property(rowSet, rowSet, (before, rows) => {
+        const bits = emptyBits(length);
+        for (const r of before) bits[r >> 3]! |= 1 << (r & 7);
+        const given = Int32Array.from(rows);
+        const n = markRows(bits, given);
+        const fresh = rows.filter((r) => !before.includes(r));
+        expect(n).toBe(fresh.length);
+        expect([...given.subarray(0, n)]).toEqual(fresh);
+        for (let r = 0; r < length; r++) expect(isDeleted(bits, r)).toBe(before.includes(r) || rows.includes(r));
+      }),
     );
   });
 });

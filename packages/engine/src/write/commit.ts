@@ -59,7 +59,7 @@ export async function commit(ctx: StoreContext, name: string, tableId: string, c
       }
       const next = current.version + 1;
       for (const p of change.remove) {
-        if (!tx.get(partKey(tableId, p.id))) {
+        if (!tx.has(partKey(tableId, p.id))) {
           throw new HaloclineError('Conflict', `partition ${p.id} of table "${name}" changed while writing`, { table: name });
         }
         if (change.baseVersion !== undefined && newerDeletes(tx, tableId, p.id, change.baseVersion).length > 0) {
@@ -121,7 +121,7 @@ function newerDeletes(tx: MetaTx, tableId: string, part: string, base: number): 
 
 // follows compaction's forward records from a partition that is gone to the ones holding its rows now
 function forwarded(tx: MetaTx, name: string, tableId: string, d: PartDeletes): PartDeletes[] {
-  if (tx.get(partKey(tableId, d.part))) return [d];
+  if (tx.has(partKey(tableId, d.part))) return [d];
   const f = tx.get<ForwardRecord>(forwardKey(tableId, d.part));
   const moved = f ? forwardRows(f, d.rows) : null;
   if (!moved) {
