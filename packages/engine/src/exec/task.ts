@@ -1,5 +1,6 @@
 // The unit of work sent to an executor: one partition's columns, a filter, what to return.
 import type { ColumnArrays } from '../expr/kernel.js';
+import type { Sketch } from './sketch.js';
 import type { TypedExpr } from '../expr/index.js';
 import type { AggregateTask } from '../aggregate/spec.js';
 import type { GroupCodes, PartialAggregate } from '../aggregate/partial.js';
@@ -20,6 +21,8 @@ export interface TaskColumn extends ColumnArrays {
   readonly width: number;
   /** The scan may overwrite the buffers (a private read-through chunk): selected rows are compacted in place. */
   readonly owned?: boolean;
+  /** A float64 chunk's sketch (exec/sketch.ts), shared by every scan of the chunk; absent on row ranges and private chunks. */
+  readonly sketch?: Sketch;
 }
 
 /**

@@ -4,6 +4,7 @@ import type { StoreContext } from '../context.js';
 import { resultData, taskColumn } from '../exec/arrays.js';
 import { sortedRange } from '../exec/narrow.js';
 import { gather } from '../exec/gather.js';
+import { SKETCH_MIN_ROWS, type Sketch, emptySketch, rangeFilter } from '../exec/sketch.js';
 import type { ScanTask, TaskColumn } from '../exec/task.js';
 import type { Deleted } from '../mvcc/deletes.js';
 import type { PartRecord } from '../storage/records.js';
@@ -126,11 +127,26 @@ async function task(ctx: StoreContext, snap: Snapshot, part: PartRecord, plan: P
   const own = mode === 'select' && !cache;
   const loaded = await Promise.all(names.map((n) => (own ? ownedColumnOf(ctx, snap, part, n) : columnOf(ctx, snap, part, n, cache).then((data) => ({ data, owned: false })))));
   const columns: Record<string, TaskColumn> = {};
-  names.forEach((name, i) => (columns[name] = { ...taskColumn(loaded[i]!.data), owned: loaded[i]!.owned }));
+  const sketched = cache && filter !== null && part.rows >= SKETCH_MIN_ROWS ? rangeFilter(filter.typed)?.column : undefined;
+  names.forEach((name, i) => {
+    const { data, owned } = loaded[i]!;
+    const sketch = name === sketched && part.sortedBy !== name ? sketchOf(data) : undefined;
+    columns[name] = { ...taskColumn(data), owned, ...(sketch ? { sketch } : {}) };
+  });
   const project = mode === 'count' ? [] : plan.output.fields.map((f) => f.name);
   const deleted = snap.deleted.get(part.id);
   const deletedColumns = kind === 'count' && filter !== null && deleted?.rows ? deletedColumnsOf(deleted, deleted.rows, columns) : null;
   return { mode, length: part.rows, filter, columns, project, deleted: deleted?.bits ?? null, deletedRows: kind === 'count' ? (deleted?.rows ?? null) : null, deletedColumns, ...sortedBy(part, filter) };
+}
+
+// one sketch per cached float64 chunk, made empty on its first range scan and living as long as the chunk
+const sketches = new WeakMap<Data, Sketch>();
+
+function sketchOf(data: Data): Sketch | undefined {
+  if (!(data.values instanceof Float64Array) || data.offset !== 0) return undefined;
+  let sketch = sketches.get(data);
+  if (!sketch) sketches.set(data, (sketch = emptySketch(data.length)));
+  return sketch;
 }
 
 /** The sort column of a partition when the filter reads it (the scan narrows to the rows it can match). */
