@@ -150,25 +150,31 @@ export function sketchScan(sketch: Sketch, values: Float64Array, validity: Uint8
   for (const end = words.length & ~1; w < end; w += 2) {
     const x = words[w]!;
     const y = words[w + 1]!;
-    if (((((below - x) & (x + above)) | ((below - y) & (y + above))) & GUARD) === 0) continue; // most words of a narrow range
-    if (out === null) for (let i = w << 1, last = i + 4; i < last; i++) k += keep(codes[i]!, lo, hi, values, validity, range, i);
-    else
-      for (let i = w << 1, last = i + 4; i < last; i++) {
-        out[k] = i; // branch-free: whether a candidate's neighbours match is unpredictable
-        k += keep(codes[i]!, lo, hi, values, validity, range, i);
-      }
+    const inX = (below - x) & (x + above) & GUARD;
+    const inY = (below - y) & (y + above) & GUARD;
+    if ((inX | inY) === 0) continue; // most words of a narrow range
+    // only the rows whose code is in range: each matches unless its code is a bound's and its value does not
+    const i = w << 1;
+    if ((inX & LOW_LANE) !== 0 && keep(codes[i]!, lo, hi, values, validity, range, i)) k = put(out, k, i);
+    if ((inX & HIGH_LANE) !== 0 && keep(codes[i + 1]!, lo, hi, values, validity, range, i + 1)) k = put(out, k, i + 1);
+    if ((inY & LOW_LANE) !== 0 && keep(codes[i + 2]!, lo, hi, values, validity, range, i + 2)) k = put(out, k, i + 2);
+    if ((inY & HIGH_LANE) !== 0 && keep(codes[i + 3]!, lo, hi, values, validity, range, i + 3)) k = put(out, k, i + 3);
   }
   for (let i = w << 1; i < n; i++) {
-    if (out !== null) out[k] = i;
-    k += keep(codes[i]!, lo, hi, values, validity, range, i);
+    const c = codes[i]!;
+    if (c >= lo && c <= hi && keep(c, lo, hi, values, validity, range, i)) k = put(out, k, i);
   }
   return k;
 }
 
-// 1 when row i (code c) matches: c strictly between the bounds' codes, or on one (rare) and its value matches
-function keep(c: number, lo: number, hi: number, values: Float64Array, validity: Uint8Array | null, range: RangeFilter, i: number): number {
-  if (c === lo || c === hi) return +matches(values, validity, range, i);
-  return +(c > lo) & +(c < hi);
+const put = (out: Int32Array | null, k: number, i: number): number => {
+  if (out !== null) out[k] = i;
+  return k + 1;
+};
+
+// whether row i, whose code c is in [lo, hi], matches: inside for sure, or on a bound (rare) and its value matches
+function keep(c: number, lo: number, hi: number, values: Float64Array, validity: Uint8Array | null, range: RangeFilter, i: number): boolean {
+  return (c !== lo && c !== hi) || matches(values, validity, range, i);
 }
 
 // the value test of row i: not null, and within the range
@@ -179,4 +185,6 @@ function matches(values: Float64Array, validity: Uint8Array | null, range: Range
 }
 
 const PAIR = 0x0001_0001;
-const GUARD = 0x4000_4000;
+const LOW_LANE = 0x4000;
+const HIGH_LANE = 0x4000_0000;
+const GUARD = LOW_LANE | HIGH_LANE;
