@@ -4,6 +4,7 @@ import { compactInPlace, gather } from './gather.js';
 import { narrowTask, sortedRange } from './narrow.js';
 import { type RangeFilter, rangeFilter, readySketch, sketchBounds, sketchScan } from './sketch.js';
 import { partialAggregate } from '../aggregate/partial.js';
+import { encodePositions } from '../mvcc/positions.js';
 import type { ResultColumn, ScanResult, ScanTask, TaskColumn } from './task.js';
 
 /** A compiled filter and, when it is a range on one float64 column, that range (for sketches). */
@@ -20,6 +21,12 @@ const MAX_KERNELS = 256;
  * bounds is scanned over the row range that can match only; positions come back relative to the partition.
  */
 export function runScan(task: ScanTask): ScanResult {
+  const result = scanRange(task);
+  if (!task.encodeRows || !result.rows) return result;
+  return { ...result, encoded: encodePositions(new Uint32Array(result.rows.buffer, result.rows.byteOffset, result.rows.length)) };
+}
+
+function scanRange(task: ScanTask): ScanResult {
   const range = task.rowRange !== undefined ? task.rowRange : sortedRange(task);
   if (range === null) return scanPart(task);
   const [lo, hi] = range;

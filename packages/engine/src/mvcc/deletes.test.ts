@@ -47,6 +47,36 @@ describe('deletion vectors on disk', () => {
   });
 });
 
+describe('deletion records of a delete', () => {
+  it('hold exactly the rows deleted, whether encoded by the scan workers (one delete) or at commit (rows deleted again)', async () => {
+    const dir = await tempDir();
+    try {
+      const store = await openStore({ path: dir.path, workers: 2, inlineRows: 16 });
+      const t = store.table('d');
+      await t.create(schema);
+      for (let b = 0; b < 3; b++) await t.insert(Array.from({ length: 1000 }, (_, i) => ({ id: b * 1000 + i })));
+      await t.transaction(async (tx) => expect(await tx.delete('id % 11 == 0')).toBe(273));
+      await t.transaction(async (tx) => {
+        expect(await tx.delete('id % 13 == 0')).toBe(231 - 21); // multiples of 143 went already
+        expect(await tx.delete('id % 17 == 1')).toBe(177 - 29); // some deleted already (by either): encoded at commit
+      });
+      const deleted = (id: number) => id % 11 === 0 || id % 13 === 0 || id % 17 === 1; // under a quarter: no rewrite
+      expect(await t.select().count()).toBe(3000 - [...Array(3000).keys()].filter(deleted).length);
+      await store.close();
+      const meta = openLmdbMetaStore(join(dir.path, 'meta'));
+      // partitions in insert order hold ids 0..999, 1000..1999, 2000..2999
+      const bySeq = meta.range<{ id: string; seq: number }>('p/').sort((a, b) => a[1].seq - b[1].seq);
+      const first = new Map(bySeq.map(([, p], k) => [p.id, 1000 * k]));
+      const ids = meta.range<DeleteRecord>('d/').flatMap(([, r]) => [...decodePositions(r.rows)].map((row) => first.get(r.part)! + row));
+      await meta.close();
+      expect(bySeq.length).toBe(3);
+      expect(ids.sort((a, b) => a - b)).toEqual([...Array(3000).keys()].filter(deleted));
+    } finally {
+      await dir.remove();
+    }
+  });
+});
+
 describe('positions of a deletion bitmap', () => {
   it('are the set bits below the row count, ascending, for aligned and unaligned bitmaps; survivors the clear ones', () => {
     const arb = fc.record({ rows: fc.integer({ min: 0, max: 300 }), set: fc.array(fc.nat(340)), shift: fc.integer({ min: 0, max: 3 }) });

@@ -53,6 +53,8 @@ export async function scanCount(ctx: StoreContext, snap: Snapshot, plan: Plan): 
 export interface PartMatches {
   readonly part: PartRecord;
   readonly rows: Int32Array;
+  /** `rows` encoded as a deletion vector (match scans for a delete), by the thread that found them. */
+  readonly encoded?: Uint8Array;
   readonly batch: RecordBatch | null;
 }
 
@@ -61,12 +63,12 @@ export async function scanMatches(ctx: StoreContext, snap: Snapshot, plan: Plan,
   const parts = candidates(snap, plan);
   const cache = !oversized(ctx, parts, plan, withData ? needed(plan) : (plan.filter?.columns ?? []));
   // a delete needs only the filter's columns; a replace needs the rows too
-  const tasks = await Promise.all(parts.map(async (part) => ({ ...(await task(ctx, snap, part, plan, withData ? 'select' : 'match', cache)), mode: 'select' as const, withRows: true })));
+  const tasks = await Promise.all(parts.map(async (part) => ({ ...(await task(ctx, snap, part, plan, withData ? 'select' : 'match', cache)), mode: 'select' as const, withRows: true, encodeRows: !withData })));
   const results = await runAll(ctx, parts, tasks, parts.length > 1);
   const out = results.map((result, k): PartMatches => {
     const rows = result.rows ?? new Int32Array(0);
     const batch = withData && result.columns ? batchOf(plan, result.count, plan.output.fields.map((f, i) => resultData(f.type, result.count, result.columns![i]!))) : null;
-    return { part: parts[k]!, rows, batch };
+    return { part: parts[k]!, rows, batch, ...(result.encoded ? { encoded: result.encoded } : {}) };
   });
   return out.filter((m) => m.rows.length > 0);
 }

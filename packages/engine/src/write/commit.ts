@@ -13,6 +13,8 @@ import { removeParts, type WrittenPart } from './partition.js';
 export interface PartDeletes {
   readonly part: string;
   readonly rows: Uint32Array;
+  /** `rows` as `encodePositions` encodes them, when known already. */
+  readonly encoded?: Uint8Array;
 }
 
 /** What a commit changes: parts to add (with their ordering seq, or next in line), parts to remove, rows to delete. */
@@ -44,7 +46,7 @@ export async function commit(ctx: StoreContext, name: string, tableId: string, c
   // encoded before the write transaction (which holds the store's write lock); rows that a merge
   // since the base forwarded elsewhere are encoded in it, as they land
   const encoded = new Map<Uint32Array, Uint8Array>();
-  for (const d of change.deletes ?? []) if (d.rows.length > 0) encoded.set(d.rows, encodePositions(d.rows));
+  for (const d of change.deletes ?? []) if (d.rows.length > 0) encoded.set(d.rows, d.encoded ?? encodePositions(d.rows));
   try {
     version = await ctx.meta.write((tx) => {
       const current = tx.get<TableRecord>(tableKey(name));
