@@ -6,7 +6,7 @@ import { prepareFilter } from '../expr/index.js';
 import { emptyBits, setDeleted } from '../mvcc/deletes.js';
 import { taskColumn } from './arrays.js';
 import { runScan } from './scan.js';
-import { type RangeFilter, SKETCH_MIN_ROWS, buildSketch, codeOf, emptySketch, rangeFilter, readySketch, sketchBounds, sketchScan } from './sketch.js';
+import { type RangeFilter, SKETCH_MIN_ROWS, buildSketch, codeOf, emptySketch, rangeFilter, readySketch, sketchBounds, sketchScan, worthSketching } from './sketch.js';
 import type { ScanTask } from './task.js';
 
 const schema = new Schema([new Field('x', new Float64(), true), new Field('y', new Float64(), true), new Field('i', new Int32(), true)]);
@@ -50,6 +50,16 @@ describe('column sketches', () => {
         if (!Number.isNaN(x)) expect(codeOf(x, min, scale)).toBeLessThan(0x3fff);
       }),
     );
+  });
+
+  it('are made for ranges covering at most ~5% of a chunk\'s zone', () => {
+    const r = (text: string) => rangeFilter(prepareFilter(text, schema).typed)!;
+    const zone = { min: 0, max: 6000 };
+    expect(worthSketching(r('x >= 60 and x < 120'), zone)).toBe(true);
+    expect(worthSketching(r('x > 5994'), zone)).toBe(true);
+    expect(worthSketching(r('x > 5500'), zone)).toBe(false);
+    expect(worthSketching(r('x < 100'), { min: 'a', max: 'b' })).toBe(false);
+    expect(worthSketching(r('x < 100'), { min: 5, max: 5 })).toBe(false);
   });
 
   it('are ranges of one float64 column compared with number literals only', () => {

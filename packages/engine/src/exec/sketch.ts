@@ -31,6 +31,16 @@ export interface RangeFilter {
 /** Chunks below this many rows are scanned from their values (the sketch would not pay). */
 export const SKETCH_MIN_ROWS = 1 << 16;
 
+/**
+ * Whether a chunk whose values span the zone [min, max] should get a sketch for `range`: the range
+ * covers at most the share of that span a sketch scan serves (a wide range never builds one).
+ */
+export function worthSketching(range: RangeFilter, zone: { readonly min: unknown; readonly max: unknown } | undefined): boolean {
+  if (typeof zone?.min !== 'number' || typeof zone.max !== 'number' || !(zone.max > zone.min)) return false;
+  const covered = Math.min(range.hi, zone.max) - Math.max(range.lo, zone.min);
+  return covered <= (zone.max - zone.min) * (MAX_SPAN / TOP);
+}
+
 const NONE = 0x3fff;
 const TOP = NONE - 1;
 /** Ranges spanning more codes than this (about 5% of the values' span) scan the values: too many words would hold a candidate. */

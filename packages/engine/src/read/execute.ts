@@ -4,7 +4,7 @@ import type { StoreContext } from '../context.js';
 import { resultData, taskColumn } from '../exec/arrays.js';
 import { sortedRange } from '../exec/narrow.js';
 import { gather } from '../exec/gather.js';
-import { SKETCH_MIN_ROWS, type Sketch, emptySketch, rangeFilter } from '../exec/sketch.js';
+import { SKETCH_MIN_ROWS, type Sketch, emptySketch, rangeFilter, worthSketching } from '../exec/sketch.js';
 import type { ScanResult, ScanTask, TaskColumn } from '../exec/task.js';
 import type { Deleted } from '../mvcc/deletes.js';
 import type { PartRecord } from '../storage/records.js';
@@ -126,7 +126,8 @@ async function task(ctx: StoreContext, snap: Snapshot, part: PartRecord, plan: P
   const own = mode === 'select' && !cache;
   const loaded = await Promise.all(names.map((n) => (own ? ownedColumnOf(ctx, snap, part, n) : columnOf(ctx, snap, part, n, cache).then((data) => ({ data, owned: false })))));
   const columns: Record<string, TaskColumn> = {};
-  const sketched = cache && filter !== null && part.rows >= SKETCH_MIN_ROWS ? rangeFilter(filter.typed)?.column : undefined;
+  const range = cache && filter !== null && part.rows >= SKETCH_MIN_ROWS ? rangeFilter(filter.typed) : null;
+  const sketched = range !== null && worthSketching(range, part.zones[range.column]) ? range.column : undefined;
   names.forEach((name, i) => {
     const { data, owned } = loaded[i]!;
     const sketch = name === sketched && part.sortedBy !== name ? sketchOf(data) : undefined;
