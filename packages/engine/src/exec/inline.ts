@@ -15,5 +15,13 @@ export class InlineExecutor implements Executor {
     }
   }
 
+  runBatch(tasks: readonly ScanTask[]): Promise<ScanResult[]> {
+    try {
+      return Promise.resolve(tasks.map(runScan));
+    } catch (e) {
+      return Promise.reject(e);
+    }
+  }
+
   async close(): Promise<void> {}
 }

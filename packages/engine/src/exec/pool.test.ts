@@ -24,4 +24,18 @@ describe('PoolExecutor', () => {
     expect((pool as unknown as { pool: { queueSize: number } }).pool.queueSize).toBe(tasks.length - TASKS_PER_WORKER);
     expect((await Promise.all(running)).map((r) => r.count)).toEqual(tasks.map((_, k) => values.filter((v) => v >= k * 10).length));
   });
+
+  it('runs a batch of tasks in one round trip, results in order; an engine error rejects the batch with its code', async () => {
+    const values = Array.from({ length: 1000 }, (_, i) => i % 100);
+    const column = taskColumn(sharedData(vectorFromArray(values, new Float64()).data[0]!));
+    const tasks = Array.from({ length: 5 }, (_, k): ScanTask => {
+      const { typed, key, columns } = prepareFilter(`x < ${k * 20}`, schema);
+      return { mode: 'select', withRows: true, length: values.length, filter: { typed, key, columns }, columns: { x: column }, project: [], deleted: null };
+    });
+    const results = await pool.runBatch(tasks);
+    expect(results.map((r) => r.count)).toEqual(tasks.map((_, k) => values.filter((v) => v < k * 20).length));
+    expect([...results[1]!.rows!]).toEqual(values.flatMap((v, i) => (v < 20 ? [i] : [])));
+    const bad = { ...tasks[0]!, length: -1 }; // the kernel refuses it with InvalidArgument
+    await expect(pool.runBatch([tasks[1]!, bad])).rejects.toMatchObject({ code: 'InvalidArgument' });
+  });
 });

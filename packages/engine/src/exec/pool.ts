@@ -24,15 +24,23 @@ export class PoolExecutor implements Executor {
   }
 
   async run(task: ScanTask): Promise<ScanResult> {
-    const reply = (await this.pool.run(task)) as WorkerReply;
-    if ('ok' in reply) return reply.ok;
-    const { code, message, context } = reply.error;
-    throw new HaloclineError(code as ErrorCode, message, context);
+    return answer((await this.pool.run(task)) as WorkerReply);
+  }
+
+  async runBatch(tasks: readonly ScanTask[]): Promise<ScanResult[]> {
+    return answer((await this.pool.run(tasks, { name: 'scanBatch' })) as WorkerReply<ScanResult[]>);
   }
 
   async close(): Promise<void> {
     await this.pool.destroy();
   }
+}
+
+// a worker's answer, or its engine error rethrown as one
+function answer<T>(reply: WorkerReply<T>): T {
+  if ('ok' in reply) return reply.ok;
+  const { code, message, context } = reply.error;
+  throw new HaloclineError(code as ErrorCode, message, context);
 }
 
 /**

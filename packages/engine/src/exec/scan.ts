@@ -1,12 +1,19 @@
 // The scan operator: run a partition's filter kernel, then count or gather the selected rows.
 import { compileFilter, type CompiledFilter } from '../expr/index.js';
-import type { ColumnArrays } from '../expr/kernel.js';
 import { compactInPlace, gather } from './gather.js';
 import { narrowTask, sortedRange } from './narrow.js';
+import { type RangeFilter, rangeFilter, readySketch, sketchBounds, sketchScan } from './sketch.js';
 import { partialAggregate } from '../aggregate/partial.js';
+import { encodePositions } from '../mvcc/positions.js';
 import type { ResultColumn, ScanResult, ScanTask, TaskColumn } from './task.js';
 
-const kernels = new Map<string, CompiledFilter>();
+/** A compiled filter and, when it is a range on one float64 column, that range (for sketches). */
+interface Filter {
+  readonly compiled: CompiledFilter;
+  readonly range: RangeFilter | null;
+}
+
+const kernels = new Map<string, Filter>();
 const MAX_KERNELS = 256;
 
 /**
@@ -14,13 +21,25 @@ const MAX_KERNELS = 256;
  * bounds is scanned over the row range that can match only; positions come back relative to the partition.
  */
 export function runScan(task: ScanTask): ScanResult {
+  const result = scanRange(task);
+  if (!task.encodeRows || !result.rows) return result;
+  return { ...result, encoded: encodePositions(new Uint32Array(result.rows.buffer, result.rows.byteOffset, result.rows.length)) };
+}
+
+function scanRange(task: ScanTask): ScanResult {
   const range = task.rowRange !== undefined ? task.rowRange : sortedRange(task);
   if (range === null) return scanPart(task);
   const [lo, hi] = range;
   const sub = narrowTask(task, lo, hi);
   narrowed.add(sub);
   const { codes: _, ...result } = scanPart(sub); // codes of a row range are not the partition's
-  return { ...result, scanned: hi - lo, ...(result.rows ? { rows: lo === 0 ? result.rows : result.rows.map((r) => r + lo) } : {}) };
+  if (result.rows && lo !== 0) shift(result.rows, lo); // the sub-scan's own copy
+  return { ...result, scanned: hi - lo };
+}
+
+// positions of a row range made relative to the partition
+function shift(rows: Int32Array, lo: number): void {
+  for (let k = 0; k < rows.length; k++) rows[k] = rows[k]! + lo;
 }
 
 // tasks over a row range: their columns are sub-views (offsets not from 0, null counts of the whole), never handed back as they are
@@ -32,11 +51,9 @@ function scanPart(task: ScanTask): ScanResult {
   if (task.deleted || task.withRows) return scanSelected(task);
   const { length } = task;
   if (task.filter === null) return task.mode === 'count' ? { count: length } : { count: length, columns: passThrough(task) };
-  const compiled = kernelFor(task.filter.key, task);
-  const inputs: ColumnArrays[] = compiled.columns.map((name) => task.columns[name]!);
-  if (task.mode === 'count') return { count: compiled.kernel(inputs, length, null) };
+  if (task.mode === 'count') return { count: filterRows(task, null) };
   const sel = new Int32Array(length);
-  const count = compiled.kernel(inputs, length, sel);
+  const count = filterRows(task, sel);
   if (count === length) return { count, columns: passThrough(task) };
   return { count, columns: task.project.map((name) => pick(task.columns[name]!, sel, count)) };
 }
@@ -44,9 +61,9 @@ function scanPart(task: ScanTask): ScanResult {
 // the matches of every row minus those among the deleted rows (few): no selection vector, no bitmap test per row
 function countLive(task: ScanTask, deleted: Int32Array): number {
   if (task.filter === null) return task.length - deleted.length;
-  const compiled = kernelFor(task.filter.key, task);
-  const all = compiled.kernel(compiled.columns.map((name) => task.columns[name]!), task.length, null);
+  const all = filterRows(task, null);
   if (deleted.length === 0 || all === 0) return all;
+  const { compiled } = kernelFor(task.filter.key, task);
   const gone = compiled.columns.map((name) => task.deletedColumns?.[name] ?? gather(task.columns[name]!, deleted, deleted.length));
   return all - compiled.kernel(gone, deleted.length, null);
 }
@@ -60,8 +77,7 @@ function scanSelected(task: ScanTask): ScanResult {
     count = length;
     for (let i = 0; i < length; i++) sel[i] = i;
   } else {
-    const compiled = kernelFor(task.filter.key, task);
-    count = compiled.kernel(compiled.columns.map((name) => task.columns[name]!), length, sel);
+    count = filterRows(task, sel);
   }
   if (deleted) count = dropDeleted(sel, count, deleted);
   if (task.mode === 'count') return { count };
@@ -94,9 +110,8 @@ function aggregateScan(task: ScanTask): ScanResult {
   let sel: Int32Array | null = null;
   let count = task.length;
   if (task.filter !== null) {
-    const compiled = kernelFor(task.filter.key, task);
     sel = new Int32Array(task.length);
-    count = compiled.kernel(compiled.columns.map((name) => task.columns[name]!), task.length, sel);
+    count = filterRows(task, sel);
   }
   if (task.deleted) {
     if (sel === null) {
@@ -114,6 +129,7 @@ const pick = (col: TaskColumn, sel: Int32Array, count: number): ResultColumn => 
 
 // every row selected: hand back the input buffers themselves, no copy
 function passThrough(task: ScanTask): ResultColumn[] {
+  if (task.project.length === 0) return [];
   if (narrowed.has(task)) {
     const all = Int32Array.from({ length: task.length }, (_, i) => i);
     return task.project.map((name) => gather(task.columns[name]!, all, all.length));
@@ -124,12 +140,25 @@ function passThrough(task: ScanTask): ResultColumn[] {
   });
 }
 
-function kernelFor(key: string, task: ScanTask): CompiledFilter {
-  let compiled = kernels.get(key);
-  if (!compiled) {
-    compiled = compileFilter(task.filter!.typed);
-    if (kernels.size >= MAX_KERNELS) kernels.delete(kernels.keys().next().value!);
-    kernels.set(key, compiled);
+// the rows of all of the task's rows matching its filter (see FilterKernel): through the sketch
+// of the filtered column when the filter is a range on it and the sketch serves (exec/sketch.ts)
+function filterRows(task: ScanTask, out: Int32Array | null): number {
+  const { compiled, range } = kernelFor(task.filter!.key, task);
+  const col = range === null ? undefined : task.columns[range.column];
+  if (col?.sketch !== undefined && col.sketch.codes.length === task.length && col.values instanceof Float64Array) {
+    const sketch = readySketch(col.sketch, col.values, col.validity);
+    const bounds = sketch === null ? null : sketchBounds(sketch, range!);
+    if (bounds !== null) return sketchScan(sketch!, col.values, col.validity, range!, bounds, out);
   }
-  return compiled;
+  return compiled.kernel(compiled.columns.map((name) => task.columns[name]!), task.length, out);
+}
+
+function kernelFor(key: string, task: ScanTask): Filter {
+  let filter = kernels.get(key);
+  if (!filter) {
+    filter = { compiled: compileFilter(task.filter!.typed), range: rangeFilter(task.filter!.typed) };
+    if (kernels.size >= MAX_KERNELS) kernels.delete(kernels.keys().next().value!);
+    kernels.set(key, filter);
+  }
+  return filter;
 }

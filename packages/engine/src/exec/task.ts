@@ -1,5 +1,6 @@
 // The unit of work sent to an executor: one partition's columns, a filter, what to return.
 import type { ColumnArrays } from '../expr/kernel.js';
+import type { Sketch } from './sketch.js';
 import type { TypedExpr } from '../expr/index.js';
 import type { AggregateTask } from '../aggregate/spec.js';
 import type { GroupCodes, PartialAggregate } from '../aggregate/partial.js';
@@ -20,6 +21,8 @@ export interface TaskColumn extends ColumnArrays {
   readonly width: number;
   /** The scan may overwrite the buffers (a private read-through chunk): selected rows are compacted in place. */
   readonly owned?: boolean;
+  /** A float64 chunk's sketch (exec/sketch.ts), shared by every scan of the chunk; absent on row ranges and private chunks. */
+  readonly sketch?: Sketch;
 }
 
 /**
@@ -41,6 +44,8 @@ export interface ScanTask {
   readonly deletedColumns?: Readonly<Record<string, TaskColumn>> | null;
   /** Also return the positions of the matching rows (select mode; deletes and replaces need them). */
   readonly withRows?: boolean;
+  /** With `withRows`: also return them encoded as a deletion vector (mvcc/positions.ts), work a delete's commit then skips. */
+  readonly encodeRows?: boolean;
   /** Aggregate mode: the group key and fields. */
   readonly aggregate?: AggregateTask;
   /** Aggregate mode: cached group codes of the key (see aggregate/partial.ts), if any. */
@@ -65,6 +70,8 @@ export interface ScanResult {
   readonly columns?: readonly ResultColumn[];
   /** Positions of the matching rows, ascending, when the task asked `withRows`. */
   readonly rows?: Int32Array;
+  /** `rows` as `encodePositions` encodes them, when the task asked `encodeRows`. */
+  readonly encoded?: Uint8Array;
   /** Aggregate mode: the partition's partial aggregates. */
   readonly partial?: PartialAggregate;
   /** Aggregate mode: group codes computed for the key (codes in a SharedArrayBuffer), for the cache. */

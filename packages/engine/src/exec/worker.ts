@@ -4,11 +4,20 @@ import { runScan } from './scan.js';
 import type { ScanResult, ScanTask } from './task.js';
 
 /** A scan result, or an engine error as plain data (structured clone drops an Error's own fields). */
-export type WorkerReply = { ok: ScanResult } | { error: { code: string; message: string; context: Record<string, unknown> } };
+export type WorkerReply<T = ScanResult> = { ok: T } | { error: { code: string; message: string; context: Record<string, unknown> } };
 
 export default function scan(task: ScanTask): WorkerReply {
+  return reply(() => runScan(task));
+}
+
+/** Several tasks in one round trip, run one after the other. */
+export function scanBatch(tasks: readonly ScanTask[]): WorkerReply<ScanResult[]> {
+  return reply(() => tasks.map(runScan));
+}
+
+function reply<T>(fn: () => T): WorkerReply<T> {
   try {
-    return { ok: runScan(task) };
+    return { ok: fn() };
   } catch (e) {
     if (!isHaloclineError(e)) throw e;
     const { name: _name, code, ...context } = { ...e }; // own enumerable fields: name, code, context

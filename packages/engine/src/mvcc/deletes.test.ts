@@ -7,7 +7,7 @@ import { openStore } from '../index.js';
 import { openLmdbMetaStore } from '../storage/lmdb.js';
 import { type DeleteRecord, STORE_KEY } from '../storage/records.js';
 import { tempDir } from '../test-util/tmp.js';
-import { emptyBits, isDeleted, positions, survivors } from './deletes.js';
+import { emptyBits, isDeleted, markRows, positions, survivors } from './deletes.js';
 import { decodePositions } from './positions.js';
 
 const schema = new Schema([new Field('id', new Int32(), false)]);
@@ -47,6 +47,36 @@ describe('deletion vectors on disk', () => {
   });
 });
 
+describe('deletion records of a delete', () => {
+  it('hold exactly the rows deleted, whether encoded by the scan workers (one delete) or at commit (rows deleted again)', async () => {
+    const dir = await tempDir();
+    try {
+      const store = await openStore({ path: dir.path, workers: 2, inlineRows: 16 });
+      const t = store.table('d');
+      await t.create(schema);
+      for (let b = 0; b < 3; b++) await t.insert(Array.from({ length: 1000 }, (_, i) => ({ id: b * 1000 + i })));
+      await t.transaction(async (tx) => expect(await tx.delete('id % 11 == 0')).toBe(273));
+      await t.transaction(async (tx) => {
+        expect(await tx.delete('id % 13 == 0')).toBe(231 - 21); // multiples of 143 went already
+        expect(await tx.delete('id % 17 == 1')).toBe(177 - 29); // some deleted already (by either): encoded at commit
+      });
+      const deleted = (id: number) => id % 11 === 0 || id % 13 === 0 || id % 17 === 1; // under a quarter: no rewrite
+      expect(await t.select().count()).toBe(3000 - [...Array(3000).keys()].filter(deleted).length);
+      await store.close();
+      const meta = openLmdbMetaStore(join(dir.path, 'meta'));
+      // partitions in insert order hold ids 0..999, 1000..1999, 2000..2999
+      const bySeq = meta.range<{ id: string; seq: number }>('p/').sort((a, b) => a[1].seq - b[1].seq);
+      const first = new Map(bySeq.map(([, p], k) => [p.id, 1000 * k]));
+      const ids = meta.range<DeleteRecord>('d/').flatMap(([, r]) => [...decodePositions(r.rows)].map((row) => first.get(r.part)! + row));
+      await meta.close();
+      expect(bySeq.length).toBe(3);
+      expect(ids.sort((a, b) => a - b)).toEqual([...Array(3000).keys()].filter(deleted));
+    } finally {
+      await dir.remove();
+    }
+  });
+});
+
 describe('positions of a deletion bitmap', () => {
   it('are the set bits below the row count, ascending, for aligned and unaligned bitmaps; survivors the clear ones', () => {
     const arb = fc.record({ rows: fc.integer({ min: 0, max: 300 }), set: fc.array(fc.nat(340)), shift: fc.integer({ min: 0, max: 3 }) });
@@ -66,6 +96,25 @@ describe('positions of a deletion bitmap', () => {
         expect([...survivors(bits, rows)]).toEqual(live);
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe('markRows', () => {
+  it('sets every bit, keeps in order exactly the rows whose bit was clear, and counts them', () => {
+    const length = 300;
+    const rowSet = fc.uniqueArray(fc.integer({ min: 0, max: length - 1 }), { maxLength: length }).map((r) => r.sort((a, b) => a - b));
+    fc.assert(
+      fc.property(rowSet, rowSet, (before, rows) => {
+        const bits = emptyBits(length);
+        for (const r of before) bits[r >> 3]! |= 1 << (r & 7);
+        const given = Int32Array.from(rows);
+        const n = markRows(bits, given);
+        const fresh = rows.filter((r) => !before.includes(r));
+        expect(n).toBe(fresh.length);
+        expect([...given.subarray(0, n)]).toEqual(fresh);
+        for (let r = 0; r < length; r++) expect(isDeleted(bits, r)).toBe(before.includes(r) || rows.includes(r));
+      }),
     );
   });
 });

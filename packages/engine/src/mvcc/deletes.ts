@@ -21,6 +21,25 @@ export function emptyBits(length: number): Uint8Array {
   return new Uint8Array(new SharedArrayBuffer(Math.max(8, ((length + 63) >> 6) << 3)));
 }
 
+/**
+ * Sets the bit of each of `rows` in `bits`, moving the rows whose bit was clear to the front of
+ * `rows` (in order) and returning how many there are. A plain loop over typed arrays: its optimised
+ * code holds no object that dies, so it stays optimised from one delete to the next.
+ */
+export function markRows(bits: Uint8Array, rows: Int32Array): number {
+  let n = 0;
+  for (let k = 0; k < rows.length; k++) {
+    const row = rows[k]!;
+    const at = row >> 3;
+    const mask = 1 << (row & 7);
+    const byte = bits[at]!;
+    rows[n] = row;
+    n += +((byte & mask) === 0); // branch-free: already-deleted rows are rare or frequent, never predictable
+    bits[at] = byte | mask;
+  }
+  return n;
+}
+
 export const isDeleted = (bits: Uint8Array, row: number): boolean => ((bits[row >> 3]! >> (row & 7)) & 1) === 1;
 
 export function setDeleted(bits: Uint8Array, row: number): void {

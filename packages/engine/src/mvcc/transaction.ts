@@ -96,7 +96,7 @@ export class Transaction implements TransactionApi {
     return this.op(async () => {
       const matches = await this.match(filter, options, false);
       this.checkNotFinished();
-      return matches.reduce((n, m) => n + this.data.markDeleted(m.part, m.rows), 0);
+      return matches.reduce((n, m) => n + this.data.markDeleted(m.part, m.rows, m.encoded), 0);
     });
   }
 

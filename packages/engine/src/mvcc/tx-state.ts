@@ -11,7 +11,7 @@ import { type PartRecord, deleteKey } from '../storage/records.js';
 import { zoneStats } from '../storage/zonemap.js';
 import type { PartDeletes } from '../write/commit.js';
 import { removeParts, sliceColumns, type WrittenPart, writeParts } from '../write/partition.js';
-import { type Deleted, emptyBits, isDeleted, seedDeleted } from './deletes.js';
+import { type Deleted, emptyBits, isDeleted, markRows, seedDeleted } from './deletes.js';
 import { mergeRows } from './forward.js';
 
 // ids of local parts: the prefix and their index (committed part ids never start with it)
@@ -29,7 +29,7 @@ interface Overlay {
   readonly bits: Uint8Array;
   count: number;
   /** The rows this transaction deleted: chunks of ascending rows, each filled to `n`. */
-  readonly mine: { readonly rows: Uint32Array; n: number }[];
+  readonly mine: { readonly rows: Uint32Array; n: number; readonly encoded?: Uint8Array }[];
 }
 
 /**
@@ -123,32 +123,16 @@ export class TxState {
     };
   }
 
-  /** Marks rows of a part deleted (`rows` ascending, handed over: kept, never written); returns how many were not deleted already. */
-  markDeleted(part: PartRecord, rows: Int32Array): number {
+  /** Marks rows of a part deleted (`rows` ascending, handed over: kept, and compacted in place to the rows it deleted); returns how many were not deleted already. */
+  markDeleted(part: PartRecord, rows: Int32Array, encoded?: Uint8Array): number {
     const local = this.localOf(part);
     const target = local ? local.deleted : this.overlay(part);
-    const bits = target.bits;
-    // the rows are kept as given (a view: the caller hands them over) unless some were deleted
-    // already; from the first such row on, the fresh ones are copied out
-    let fresh: Uint32Array | null = null;
-    let n = 0;
-    for (let k = 0; k < rows.length; k++) {
-      const row = rows[k]!;
-      const mask = 1 << (row & 7);
-      const byte = bits[row >> 3]!;
-      if ((byte & mask) !== 0) {
-        if (fresh === null) {
-          fresh = new Uint32Array(rows.length);
-          fresh.set(rows.subarray(0, k));
-        }
-        continue;
-      }
-      bits[row >> 3] = byte | mask;
-      if (fresh !== null) fresh[n] = row;
-      n++;
-    }
+    // the rows are kept as given (the caller hands them over), the ones deleted already dropped in place
+    const n = markRows(target.bits, rows);
     target.count += n;
-    if (!local && n > 0) (target as Overlay).mine.push({ rows: fresh ?? new Uint32Array(rows.buffer, rows.byteOffset, rows.length), n });
+    // `encoded` (the rows as a deletion vector) holds only while none of them was deleted already
+    const mine = { rows: new Uint32Array(rows.buffer, rows.byteOffset, n), n, ...(encoded && n === rows.length ? { encoded } : {}) };
+    if (!local && n > 0) (target as Overlay).mine.push(mine);
     return n;
   }
 
@@ -241,8 +225,10 @@ export class TxState {
   /** The rows deleted from committed partitions, sorted per partition. */
   deletes(): PartDeletes[] {
     return [...this.overlays].flatMap(([part, o]) => {
-      const chunks = o.mine.filter((m) => m.n > 0).map((m) => m.rows.subarray(0, m.n));
-      return chunks.length > 0 ? [{ part, rows: mergeRows(chunks) }] : [];
+      const mine = o.mine.filter((m) => m.n > 0);
+      // one delete's rows, encoded where they were found: commit uses that encoding
+      if (mine.length === 1 && mine[0]!.encoded && mine[0]!.n === mine[0]!.rows.length) return [{ part, rows: mine[0]!.rows, encoded: mine[0]!.encoded }];
+      return mine.length > 0 ? [{ part, rows: mergeRows(mine.map((m) => m.rows.subarray(0, m.n))) }] : [];
     });
   }
 

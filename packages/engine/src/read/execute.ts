@@ -4,7 +4,8 @@ import type { StoreContext } from '../context.js';
 import { resultData, taskColumn } from '../exec/arrays.js';
 import { sortedRange } from '../exec/narrow.js';
 import { gather } from '../exec/gather.js';
-import type { ScanTask, TaskColumn } from '../exec/task.js';
+import { SKETCH_MIN_ROWS, type Sketch, emptySketch, rangeFilter, worthSketching } from '../exec/sketch.js';
+import type { ScanResult, ScanTask, TaskColumn } from '../exec/task.js';
 import type { Deleted } from '../mvcc/deletes.js';
 import type { PartRecord } from '../storage/records.js';
 import { loadColumn, loadOwned } from './load.js';
@@ -43,16 +44,17 @@ export async function scanCount(ctx: StoreContext, snap: Snapshot, plan: Plan): 
   const known = parts.reduce((n, p) => n + (scanned.includes(p) ? 0 : liveRows(snap, p)), 0);
   if (scanned.length === 0) return known;
   const cache = !oversized(ctx, scanned, plan, plan.filter!.columns);
-  const counts = await Promise.all(
-    scanned.map(async (part) => (await run(ctx, part, await task(ctx, snap, part, plan, 'count', cache), scanned.length > 1)).count),
-  );
-  return counts.reduce((a, b) => a + b, known);
+  const tasks = await Promise.all(scanned.map((part) => task(ctx, snap, part, plan, 'count', cache)));
+  const results = await runAll(ctx, scanned, tasks, scanned.length > 1);
+  return results.reduce((n, r) => n + r.count, known);
 }
 
 /** The matches of one partition: their row positions and, when asked, their projected rows. */
 export interface PartMatches {
   readonly part: PartRecord;
   readonly rows: Int32Array;
+  /** `rows` encoded as a deletion vector (match scans for a delete), by the thread that found them. */
+  readonly encoded?: Uint8Array;
   readonly batch: RecordBatch | null;
 }
 
@@ -60,16 +62,14 @@ export interface PartMatches {
 export async function scanMatches(ctx: StoreContext, snap: Snapshot, plan: Plan, withData: boolean): Promise<PartMatches[]> {
   const parts = candidates(snap, plan);
   const cache = !oversized(ctx, parts, plan, withData ? needed(plan) : (plan.filter?.columns ?? []));
-  const out = await Promise.all(
-    parts.map(async (part): Promise<PartMatches> => {
-      // a delete needs only the filter's columns; a replace needs the rows too
-      const t = await task(ctx, snap, part, plan, withData ? 'select' : 'match', cache);
-      const result = await run(ctx, part, { ...t, mode: 'select', withRows: true }, parts.length > 1);
-      const rows = result.rows ?? new Int32Array(0);
-      const batch = withData && result.columns ? batchOf(plan, result.count, plan.output.fields.map((f, i) => resultData(f.type, result.count, result.columns![i]!))) : null;
-      return { part, rows, batch };
-    }),
-  );
+  // a delete needs only the filter's columns; a replace needs the rows too
+  const tasks = await Promise.all(parts.map(async (part) => ({ ...(await task(ctx, snap, part, plan, withData ? 'select' : 'match', cache)), mode: 'select' as const, withRows: true, encodeRows: !withData })));
+  const results = await runAll(ctx, parts, tasks, parts.length > 1);
+  const out = results.map((result, k): PartMatches => {
+    const rows = result.rows ?? new Int32Array(0);
+    const batch = withData && result.columns ? batchOf(plan, result.count, plan.output.fields.map((f, i) => resultData(f.type, result.count, result.columns![i]!))) : null;
+    return { part: parts[k]!, rows, batch, ...(result.encoded ? { encoded: result.encoded } : {}) };
+  });
   return out.filter((m) => m.rows.length > 0);
 }
 
@@ -126,11 +126,27 @@ async function task(ctx: StoreContext, snap: Snapshot, part: PartRecord, plan: P
   const own = mode === 'select' && !cache;
   const loaded = await Promise.all(names.map((n) => (own ? ownedColumnOf(ctx, snap, part, n) : columnOf(ctx, snap, part, n, cache).then((data) => ({ data, owned: false })))));
   const columns: Record<string, TaskColumn> = {};
-  names.forEach((name, i) => (columns[name] = { ...taskColumn(loaded[i]!.data), owned: loaded[i]!.owned }));
+  const range = cache && filter !== null && part.rows >= SKETCH_MIN_ROWS ? rangeFilter(filter.typed) : null;
+  const sketched = range !== null && worthSketching(range, part.zones[range.column]) ? range.column : undefined;
+  names.forEach((name, i) => {
+    const { data, owned } = loaded[i]!;
+    const sketch = name === sketched && part.sortedBy !== name ? sketchOf(data) : undefined;
+    columns[name] = { ...taskColumn(data), owned, ...(sketch ? { sketch } : {}) };
+  });
   const project = mode === 'count' ? [] : plan.output.fields.map((f) => f.name);
   const deleted = snap.deleted.get(part.id);
   const deletedColumns = kind === 'count' && filter !== null && deleted?.rows ? deletedColumnsOf(deleted, deleted.rows, columns) : null;
   return { mode, length: part.rows, filter, columns, project, deleted: deleted?.bits ?? null, deletedRows: kind === 'count' ? (deleted?.rows ?? null) : null, deletedColumns, ...sortedBy(part, filter) };
+}
+
+// one sketch per cached float64 chunk, made empty on its first range scan and living as long as the chunk
+const sketches = new WeakMap<Data, Sketch>();
+
+function sketchOf(data: Data): Sketch | undefined {
+  if (!(data.values instanceof Float64Array) || data.offset !== 0) return undefined;
+  let sketch = sketches.get(data);
+  if (!sketch) sketches.set(data, (sketch = emptySketch(data.length)));
+  return sketch;
 }
 
 /** The sort column of a partition when the filter reads it (the scan narrows to the rows it can match). */
@@ -155,6 +171,45 @@ function deletedColumnsOf(deleted: Deleted, rows: Int32Array, columns: Readonly<
 // the pool pays only when partitions run side by side and each is big enough to hide the round
 // trip: a sorted partition counts the rows of its range (found here, once)
 export function run(ctx: StoreContext, part: PartRecord, t: ScanTask, parallel: boolean) {
+  const { task, pooled } = placed(ctx, part, t, parallel);
+  const end = ctx.reads.begin();
+  return (pooled ? ctx.pool! : ctx.inline).run(task).finally(end);
+}
+
+/**
+ * Runs the tasks of `parts` (in the same order) to completion, results in order: each placed as
+ * `run` places it, the pooled ones in batches (a few per worker, balanced by rows), so a scan over
+ * many partitions pays a few worker round trips instead of one per partition.
+ */
+export async function runAll(ctx: StoreContext, parts: readonly PartRecord[], tasks: readonly ScanTask[], parallel: boolean): Promise<ScanResult[]> {
+  const results: Promise<ScanResult>[] = new Array(tasks.length);
+  const pooled: { at: number; task: ScanTask; rows: number }[] = [];
+  const inline: { at: number; task: ScanTask }[] = [];
+  const end = ctx.reads.begin();
+  try {
+    tasks.forEach((t, at) => {
+      const { task, pooled: onPool, rows } = placed(ctx, parts[at]!, t, parallel);
+      if (onPool) pooled.push({ at, task, rows });
+      else inline.push({ at, task });
+    });
+    if (pooled.length > 0) {
+      // two batches per worker: each holds its next one (see exec/pool.ts), and a slow one holds less back
+      const groups = balanced(pooled, Math.min(pooled.length, 2 * ctx.pool!.concurrency));
+      for (const g of groups) {
+        const done = ctx.pool!.runBatch(g.map((p) => p.task));
+        g.forEach((p, k) => (results[p.at] = done.then((r) => r[k]!)));
+      }
+    }
+    // on this thread while the workers run theirs
+    for (const { at, task } of inline) results[at] = ctx.inline.run(task);
+    return await Promise.all(results);
+  } finally {
+    end();
+  }
+}
+
+// the executor of a task and the task it runs (with the row range of a sorted partition)
+function placed(ctx: StoreContext, part: PartRecord, t: ScanTask, parallel: boolean): { task: ScanTask; pooled: boolean; rows: number } {
   const rowRange = t.sortedBy !== undefined && t.rowRange === undefined ? sortedRange(t) : (t.rowRange ?? null);
   const rows = rowRange === null ? part.rows : rowRange[1] - rowRange[0];
   // a narrowed range under an exact geometry predicate stays on the pool unless it is tiny: its rows
@@ -162,11 +217,19 @@ export function run(ctx: StoreContext, part: PartRecord, t: ScanTask, parallel: 
   // between the workers; under comparisons only, a range is as cheap per row as a whole partition
   const costly = rowRange !== null && t.filter?.exact === true;
   const inline = rows < (costly ? ctx.options.inlineRows >> 4 : ctx.options.inlineRows);
-  const executor = ctx.pool !== null && parallel && !inline ? ctx.pool : ctx.inline;
-  const end = ctx.reads.begin();
-  return executor.run(t.sortedBy === undefined ? t : { ...t, rowRange }).finally(end);
+  return { task: t.sortedBy === undefined ? t : { ...t, rowRange }, pooled: ctx.pool !== null && parallel && !inline, rows };
 }
 
+// `items` in `n` groups of about equal rows (largest first onto the lightest group), each in its original order
+function balanced<T extends { at: number; rows: number }>(items: readonly T[], n: number): T[][] {
+  const groups = Array.from({ length: n }, () => ({ rows: 0, items: [] as T[] }));
+  for (const item of [...items].sort((a, b) => b.rows - a.rows)) {
+    const lightest = groups.reduce((a, b) => (b.rows < a.rows ? b : a));
+    lightest.items.push(item);
+    lightest.rows += item.rows;
+  }
+  return groups.map((g) => g.items.sort((a, b) => a.at - b.at));
+}
 
 function batchOf(plan: Plan, length: number, children: Data[]): RecordBatch {
   return new RecordBatch(plan.output, makeData({ type: new Struct(plan.output.fields), length, nullCount: 0, children }));

@@ -16,6 +16,10 @@ class LmdbMetaStore implements MetaStore {
     return raw === undefined ? undefined : (decode(raw) as T);
   }
 
+  has(key: string): boolean {
+    return this.db.doesExist(key);
+  }
+
   keys(prefix: string, from?: string): string[] {
     return [...this.db.getKeys({ start: from !== undefined && from > prefix ? from : prefix, end: `${prefix}\uffff` })];
   }
@@ -32,6 +36,7 @@ class LmdbMetaStore implements MetaStore {
     const db = this.db;
     const tx: MetaTx = {
       get: (key) => this.get(key),
+      has: (key) => this.has(key),
       range: (prefix) => this.range(prefix),
       keys: (prefix, from) => this.keys(prefix, from),
       put: (key, value) => void db.put(key, encode(value)),

@@ -3,6 +3,8 @@
 /** A read view or write transaction over the metadata keys. */
 export interface MetaReader {
   get<T>(key: string): T | undefined;
+  /** Whether `key` exists, without reading its value. */
+  has(key: string): boolean;
   /** Entries whose key starts with `prefix`, in key order. */
   range<T>(prefix: string): Array<[string, T]>;
   /**

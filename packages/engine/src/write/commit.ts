@@ -13,6 +13,8 @@ import { removeParts, type WrittenPart } from './partition.js';
 export interface PartDeletes {
   readonly part: string;
   readonly rows: Uint32Array;
+  /** `rows` as `encodePositions` encodes them, when known already. */
+  readonly encoded?: Uint8Array;
 }
 
 /** What a commit changes: parts to add (with their ordering seq, or next in line), parts to remove, rows to delete. */
@@ -44,7 +46,7 @@ export async function commit(ctx: StoreContext, name: string, tableId: string, c
   // encoded before the write transaction (which holds the store's write lock); rows that a merge
   // since the base forwarded elsewhere are encoded in it, as they land
   const encoded = new Map<Uint32Array, Uint8Array>();
-  for (const d of change.deletes ?? []) if (d.rows.length > 0) encoded.set(d.rows, encodePositions(d.rows));
+  for (const d of change.deletes ?? []) if (d.rows.length > 0) encoded.set(d.rows, d.encoded ?? encodePositions(d.rows));
   try {
     version = await ctx.meta.write((tx) => {
       const current = tx.get<TableRecord>(tableKey(name));
@@ -59,7 +61,7 @@ export async function commit(ctx: StoreContext, name: string, tableId: string, c
       }
       const next = current.version + 1;
       for (const p of change.remove) {
-        if (!tx.get(partKey(tableId, p.id))) {
+        if (!tx.has(partKey(tableId, p.id))) {
           throw new HaloclineError('Conflict', `partition ${p.id} of table "${name}" changed while writing`, { table: name });
         }
         if (change.baseVersion !== undefined && newerDeletes(tx, tableId, p.id, change.baseVersion).length > 0) {
@@ -121,7 +123,7 @@ function newerDeletes(tx: MetaTx, tableId: string, part: string, base: number): 
 
 // follows compaction's forward records from a partition that is gone to the ones holding its rows now
 function forwarded(tx: MetaTx, name: string, tableId: string, d: PartDeletes): PartDeletes[] {
-  if (tx.get(partKey(tableId, d.part))) return [d];
+  if (tx.has(partKey(tableId, d.part))) return [d];
   const f = tx.get<ForwardRecord>(forwardKey(tableId, d.part));
   const moved = f ? forwardRows(f, d.rows) : null;
   if (!moved) {
