@@ -55,6 +55,11 @@ export interface Inserted {
 export interface RowMarker {
   /** Marks `row` deleted; false when the transaction had deleted it already. */
   mark(row: number): boolean;
+  /**
+   * Marks `rows[from]`, `rows[from + 1]`, ... up to the first row the transaction had deleted
+   * already (left as it is) or the end; returns that row's index (`rows.length` at the end).
+   */
+  markRun(rows: Int32Array, from: number): number;
 }
 
 /**
@@ -159,14 +164,29 @@ export class TxState {
     const bits = target.bits;
     const mine = { rows: new Uint32Array(local ? 0 : capacity), n: 0 };
     if (!local) (target as Overlay).mine.push(mine);
+    const kept = mine.rows;
     return {
       mark(row) {
         const mask = 1 << (row & 7);
         if ((bits[row >> 3]! & mask) !== 0) return false;
         bits[row >> 3]! |= mask;
         target.count++;
-        if (!local) mine.rows[mine.n++] = row;
+        if (!local) kept[mine.n++] = row;
         return true;
+      },
+      markRun(rows, from) {
+        let i = from;
+        let n = mine.n;
+        for (; i < rows.length; i++) {
+          const row = rows[i]!;
+          const mask = 1 << (row & 7);
+          if ((bits[row >> 3]! & mask) !== 0) break;
+          bits[row >> 3]! |= mask;
+          if (!local) kept[n++] = row;
+        }
+        target.count += i - from;
+        mine.n = n;
+        return i;
       },
     };
   }
