@@ -180,7 +180,12 @@ export class Transaction implements TransactionApi {
     try {
       // the rows no spill took are written now: on this thread while a spill keeps the part writer busy
       const tail = write(this.data.takePending(), !this.data.spillInFlight);
-      const [inserted, last] = await Promise.allSettled([this.data.inserted(), tail]);
+      // then this thread helps with what the part writer has not finished
+      const spills = tail.then(
+        () => this.data.hedgeSpills(),
+        () => undefined,
+      );
+      const [inserted, last] = await Promise.allSettled([spills.then(() => this.data.inserted()), tail]);
       const tailFiles = last.status === 'fulfilled' ? last.value : [];
       made.push(...tailFiles);
       if (inserted.status === 'rejected') throw inserted.reason;

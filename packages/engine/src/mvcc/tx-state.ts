@@ -13,6 +13,7 @@ import type { PartDeletes } from '../write/commit.js';
 import { removeParts, sliceColumns, type WrittenPart, writeParts } from '../write/partition.js';
 import { type Deleted, emptyBits, isDeleted, seedDeleted } from './deletes.js';
 import { mergeRows } from './forward.js';
+import { first } from './hedge.js';
 
 // ids of local parts: the prefix and their index (committed part ids never start with it)
 const LOCAL = 'local-';
@@ -40,7 +41,9 @@ interface Overlay {
 interface Spill {
   readonly batches: readonly RecordBatch[];
   /** The files, or null when the write failed (commit writes the rows again and reports its own error). */
-  readonly written: Promise<WrittenPart[] | null>;
+  written: Promise<WrittenPart[] | null>;
+  /** True once `written` has settled. */
+  done: boolean;
   /** The local part a read made of the rows; once it has deleted rows the files are not used. */
   local?: LocalPart;
 }
@@ -249,6 +252,30 @@ export class TxState {
     return this.spilling;
   }
 
+  /**
+   * At commit, once this thread has nothing else to do: the rows of spills the part writer has not
+   * finished are written here too (the low-priority thread may be starved by other work or still
+   * busy with a merge); whichever write ends first serves, the other's files are removed.
+   */
+  hedgeSpills(): void {
+    for (const s of this.spills) {
+      // a spill whose rows were deleted again is not committed as written
+      if (s.done || (s.local && s.local.deleted.count > 0)) continue;
+      const here = writeParts(this.ctx, this.base.record.id, this.base.schema, s.batches, false).then(
+        (parts) => parts,
+        () => null,
+      );
+      const writer = s.written;
+      const won = first(writer, here);
+      s.written = won;
+      // the slower write's files go once both have ended (store close waits for this)
+      this.ctx.background('write a spill on the committing thread too', async () => {
+        const [a, b, w] = await Promise.all([writer, here, won]);
+        for (const files of [a, b]) if (files !== null && files !== w) await removeParts(this.ctx, files);
+      });
+    }
+  }
+
   /** Removes the files written for the transaction (after rollback or a failed commit), in the background. */
   discard(): void {
     if (this.spills.length === 0) return;
@@ -302,7 +329,12 @@ export class TxState {
       (parts) => parts,
       () => null,
     );
-    this.spills.push({ batches, written: written.finally(() => (this.spilling = false)) });
+    const spill: Spill = { batches, written, done: false };
+    spill.written = written.finally(() => {
+      spill.done = true;
+      this.spilling = false;
+    });
+    this.spills.push(spill);
   }
 
   // spilled rows not yet read, then the pending batches, become local parts with zone maps, so
