@@ -10,6 +10,7 @@ import type { Snapshot } from '../read/snapshot.js';
 import { type PartRecord, deleteKey } from '../storage/records.js';
 import { zoneStats } from '../storage/zonemap.js';
 import type { PartDeletes } from '../write/commit.js';
+import { Claim } from '../write/part-writer.js';
 import { removeParts, sliceColumns, type WrittenPart, writeParts } from '../write/partition.js';
 import { type Deleted, emptyBits, isDeleted, seedDeleted } from './deletes.js';
 import { mergeRows } from './forward.js';
@@ -44,6 +45,8 @@ interface Spill {
   written: Promise<WrittenPart[] | null>;
   /** True once `written` has settled. */
   done: boolean;
+  /** Taken back by commit if the part writer has not started it (`Claim`). */
+  readonly claim: Int32Array;
   /** The local part a read made of the rows; once it has deleted rows the files are not used. */
   local?: LocalPart;
 }
@@ -254,8 +257,9 @@ export class TxState {
 
   /**
    * At commit, once this thread has nothing else to do: the rows of spills the part writer has not
-   * finished are written here too (the low-priority thread may be starved by other work or still
-   * busy with a merge); whichever write ends first serves, the other's files are removed.
+   * finished are written here (the low-priority thread may be starved by other work, or busy with a
+   * merge). A spill it has not started is taken back; one it is writing is written here too,
+   * whichever write ends first serves and the other's files are removed.
    */
   hedgeSpills(): void {
     for (const s of this.spills) {
@@ -266,7 +270,7 @@ export class TxState {
         () => null,
       );
       const writer = s.written;
-      const won = first(writer, here);
+      const won = Claim.cancel(s.claim) ? here : first(writer, here);
       s.written = won;
       // the slower write's files go once both have ended (store close waits for this)
       this.ctx.background('write a spill on the committing thread too', async () => {
@@ -325,11 +329,12 @@ export class TxState {
   private spill(): void {
     const batches = this.takePending();
     this.spilling = true;
-    const written = writeParts(this.ctx, this.base.record.id, this.base.schema, batches).then(
+    const claim = Claim.make();
+    const written = writeParts(this.ctx, this.base.record.id, this.base.schema, batches, true, claim).then(
       (parts) => parts,
       () => null,
     );
-    const spill: Spill = { batches, written, done: false };
+    const spill: Spill = { batches, written, done: false, claim };
     spill.written = written.finally(() => {
       spill.done = true;
       this.spilling = false;
