@@ -34,11 +34,11 @@ export class Replacement implements AsyncIterable<Row> {
       const m = await next;
       if (m.rows.length === 0) continue;
       this.check();
-      const marker = this.state.marker(m.part, m.rows.length);
+      const marker = this.state.marker(m.part, m.rows);
       // runs of rows the marker could delete (the transaction had not deleted them meanwhile)
       const n = m.rows.length;
       for (let lo = 0; lo < n; ) {
-        const hi = marker.markRun(m.rows, lo);
+        const hi = marker.markRun(lo);
         if (hi > lo) yield lo === 0 && hi === n ? m.batch! : m.batch!.slice(lo, hi);
         lo = hi + 1; // rows[hi] was deleted already
       }
@@ -91,7 +91,7 @@ class RowIterator implements AsyncIterator<Row> {
       while (this.k < this.size) {
         this.check();
         const k = this.k++;
-        if (this.marker!.mark(m.rows[this.offset + k]!)) return { value: this.make(k), done: false };
+        if (this.marker!.markAt(this.offset + k)) return { value: this.make(k), done: false };
       }
       if (this.offset + this.size >= m.rows.length) return null;
       this.offset += this.size;
@@ -111,7 +111,7 @@ class RowIterator implements AsyncIterator<Row> {
       this.check();
       this.current = m;
       this.offset = 0;
-      this.marker = this.state.marker(m.part, m.rows.length);
+      this.marker = this.state.marker(m.part, m.rows);
       this.slice(m);
       const row = this.step();
       if (row !== null) return row;

@@ -57,15 +57,18 @@ export interface Inserted {
   readonly batches: RecordBatch[];
 }
 
-/** Deletes rows of one part one at a time, as a replace yields them (rows ascending). */
+/**
+ * Deletes a part's matching rows (`rows`, ascending, handed over: kept, never written) as a replace
+ * yields them, by their index in `rows`.
+ */
 export interface RowMarker {
-  /** Marks `row` deleted; false when the transaction had deleted it already. */
-  mark(row: number): boolean;
+  /** Marks `rows[i]` deleted; false when the transaction had deleted it already. */
+  markAt(i: number): boolean;
   /**
    * Marks `rows[from]`, `rows[from + 1]`, ... up to the first row the transaction had deleted
    * already (left as it is) or the end; returns that row's index (`rows.length` at the end).
    */
-  markRun(rows: Int32Array, from: number): number;
+  markRun(from: number): number;
 }
 
 /**
@@ -163,35 +166,44 @@ export class TxState {
     return n;
   }
 
-  /** A marker deleting rows of `part` one by one (each counted and recorded as it is marked). */
-  marker(part: PartRecord, capacity: number): RowMarker {
+  /**
+   * A marker deleting `rows` of `part` (each counted as it is marked). The rows it deleted are
+   * recorded as views of `rows`: each run of consecutive indices marked is one chunk, grown in place.
+   */
+  marker(part: PartRecord, rows: Int32Array): RowMarker {
     const local = this.localOf(part);
     const target = local ? local.deleted : this.overlay(part);
     const bits = target.bits;
-    const mine = { rows: new Uint32Array(local ? 0 : capacity), n: 0 };
-    if (!local) (target as Overlay).mine.push(mine);
-    const kept = mine.rows;
+    const chunks = local ? null : (target as Overlay).mine;
+    // the chunk of the current run, and the index its next row would have
+    let run: { rows: Uint32Array; n: number } | null = null;
+    let next = -1;
+    const record = (from: number, to: number) => {
+      if (chunks === null || to === from) return;
+      if (run !== null && from === next) run.n += to - from;
+      else chunks.push((run = { rows: new Uint32Array(rows.buffer, rows.byteOffset + from * 4, rows.length - from), n: to - from }));
+      next = to;
+    };
     return {
-      mark(row) {
+      markAt(i) {
+        const row = rows[i]!;
         const mask = 1 << (row & 7);
         if ((bits[row >> 3]! & mask) !== 0) return false;
         bits[row >> 3]! |= mask;
         target.count++;
-        if (!local) kept[mine.n++] = row;
+        record(i, i + 1);
         return true;
       },
-      markRun(rows, from) {
+      markRun(from) {
         let i = from;
-        let n = mine.n;
         for (; i < rows.length; i++) {
           const row = rows[i]!;
           const mask = 1 << (row & 7);
           if ((bits[row >> 3]! & mask) !== 0) break;
           bits[row >> 3]! |= mask;
-          if (!local) kept[n++] = row;
         }
         target.count += i - from;
-        mine.n = n;
+        record(from, i);
         return i;
       },
     };
