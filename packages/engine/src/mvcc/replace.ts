@@ -8,7 +8,8 @@ import type { RowMarker, TxState } from './tx-state.js';
 /**
  * What `Transaction.replace(filter)` returns: iterate it for row objects, or call `batches()` for
  * Arrow record batches (the caller may transform them and `tx.insert` the result). Either way the
- * matches are computed before the first row, and each row is deleted as it is yielded: a row not
+ * matches are computed against the table as the transaction sees it when the iteration starts
+ * (each partition's taken as soon as they are found), and each row is deleted as it is yielded: a row not
  * reached (the caller broke out) stays, rows inserted meanwhile are not matched, and rows the
  * transaction deleted meanwhile are skipped.
  * @example
@@ -18,7 +19,7 @@ import type { RowMarker, TxState } from './tx-state.js';
 export class Replacement implements AsyncIterable<Row> {
   /** @internal */
   constructor(
-    private readonly matches: () => Promise<PartMatches[]>,
+    private readonly matches: () => Promise<Promise<PartMatches>[]>,
     private readonly state: TxState,
     private readonly check: () => void,
   ) {}
@@ -29,18 +30,17 @@ export class Replacement implements AsyncIterable<Row> {
 
   /** The matches as record batches of the table's schema, one or more per partition with matches. */
   async *batches(): AsyncGenerator<RecordBatch> {
-    for (const m of await this.matches()) {
+    for (const next of await this.matches()) {
+      const m = await next;
+      if (m.rows.length === 0) continue;
       this.check();
-      const marker = this.state.marker(m.part, m.rows.length);
+      const marker = this.state.marker(m.part, m.rows);
       // runs of rows the marker could delete (the transaction had not deleted them meanwhile)
-      let lo = 0;
-      while (lo < m.rows.length) {
-        while (lo < m.rows.length && !marker.mark(m.rows[lo]!)) lo++;
-        let hi = lo + 1;
-        while (hi < m.rows.length && marker.mark(m.rows[hi]!)) hi++;
-        if (lo >= m.rows.length) break;
-        yield lo === 0 && hi === m.rows.length ? m.batch! : m.batch!.slice(lo, hi);
-        lo = hi + 1;
+      const n = m.rows.length;
+      for (let lo = 0; lo < n; ) {
+        const hi = marker.markRun(lo);
+        if (hi > lo) yield lo === 0 && hi === n ? m.batch! : m.batch!.slice(lo, hi);
+        lo = hi + 1; // rows[hi] was deleted already
       }
     }
   }
@@ -49,10 +49,12 @@ export class Replacement implements AsyncIterable<Row> {
 /** Columns are read a slice at a time (bounded memory); each row object is made as it is yielded. */
 const SLICE = 4096;
 
-// a plain async iterator: each step is one resolved promise, cheaper than an async generator's machinery
+// a plain async iterator: within a partition each step is one resolved promise, cheaper than an
+// async generator's machinery; moving to the next partition awaits its matches
 class RowIterator implements AsyncIterator<Row> {
-  private all: PartMatches[] | null = null;
+  private all: Promise<PartMatches>[] | null = null;
   private part = -1;
+  private current: PartMatches | null = null;
   private offset = 0;
   private make: (i: number) => Row = () => ({});
   private size = 0;
@@ -60,20 +62,15 @@ class RowIterator implements AsyncIterator<Row> {
   private marker: RowMarker | null = null;
 
   constructor(
-    private readonly matches: () => Promise<PartMatches[]>,
+    private readonly matches: () => Promise<Promise<PartMatches>[]>,
     private readonly state: TxState,
     private readonly check: () => void,
   ) {}
 
   next(): Promise<IteratorResult<Row>> {
-    if (this.all === null) {
-      return this.matches().then((all) => {
-        this.all = all;
-        return this.step();
-      });
-    }
     try {
-      return Promise.resolve(this.step());
+      const row = this.step();
+      return row !== null ? Promise.resolve(row) : this.advance();
     } catch (e) {
       return Promise.reject(e);
     }
@@ -81,33 +78,50 @@ class RowIterator implements AsyncIterator<Row> {
 
   return(): Promise<IteratorResult<Row>> {
     this.all = [];
+    this.current = null;
     this.size = 0;
     return Promise.resolve({ value: undefined, done: true });
   }
 
-  private step(): IteratorResult<Row> {
-    const all = this.all!;
+  // the next row of the current partition (slice by slice), or null when it has no more
+  private step(): IteratorResult<Row> | null {
+    const m = this.current;
+    if (m === null) return null;
     for (;;) {
-      if (this.k < this.size) {
+      while (this.k < this.size) {
         this.check();
-        const m = all[this.part]!;
         const k = this.k++;
-        if (this.marker!.mark(m.rows[this.offset + k]!)) return { value: this.make(k), done: false };
-        continue;
+        if (this.marker!.markAt(this.offset + k)) return { value: this.make(k), done: false };
       }
-      const m = all[this.part];
-      if (m && this.offset + this.size < m.rows.length) {
-        this.offset += this.size;
-      } else {
-        if (++this.part >= all.length) return { value: undefined, done: true };
-        this.offset = 0;
-        this.marker = this.state.marker(all[this.part]!.part, all[this.part]!.rows.length);
-      }
-      const next = all[this.part]!;
-      const hi = Math.min(next.rows.length, this.offset + SLICE);
-      this.make = rowFactory(this.offset === 0 && hi === next.rows.length ? next.batch! : next.batch!.slice(this.offset, hi));
-      this.size = hi - this.offset;
-      this.k = 0;
+      if (this.offset + this.size >= m.rows.length) return null;
+      this.offset += this.size;
+      this.slice(m);
     }
+  }
+
+  // the next partition with rows (awaiting its matches), or done
+  private async advance(): Promise<IteratorResult<Row>> {
+    this.all ??= await this.matches();
+    for (;;) {
+      this.current = null;
+      if (++this.part >= this.all.length) return { value: undefined, done: true };
+      const m = await this.all[this.part]!;
+      if (this.all.length === 0) return { value: undefined, done: true }; // returned meanwhile
+      if (m.rows.length === 0) continue;
+      this.check();
+      this.current = m;
+      this.offset = 0;
+      this.marker = this.state.marker(m.part, m.rows);
+      this.slice(m);
+      const row = this.step();
+      if (row !== null) return row;
+    }
+  }
+
+  private slice(m: PartMatches): void {
+    const hi = Math.min(m.rows.length, this.offset + SLICE);
+    this.make = rowFactory(this.offset === 0 && hi === m.rows.length ? m.batch! : m.batch!.slice(this.offset, hi));
+    this.size = hi - this.offset;
+    this.k = 0;
   }
 }

@@ -8,6 +8,8 @@ import { rejected } from '../test-util/errors.js';
 import { expectNoOrphans } from '../test-util/orphans.js';
 import { tempDir } from '../test-util/tmp.js';
 import { TEMP_SUFFIX } from '../storage/localfs.js';
+import type { StoreContext } from '../context.js';
+import { Claim } from '../write/part-writer.js';
 
 const schema = new Schema([new Field('id', new Int32(), false), new Field('v', new Float64(), true)]);
 const rows = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => ({ id: from + i, v: from + i }));
@@ -81,6 +83,33 @@ describe('transaction spills', () => {
     });
     expect(await ids(store)).toEqual([...range(1, 10), ...range(3010, 3250)]);
     expect(await t.select('v == -1').count()).toBe(10);
+    await check();
+  });
+
+  it.each(['queued', 'started'])('writes a spill the part writer has not finished (%s) at commit on the committing thread, and leaves no second copy', async (when) => {
+    const { store, files, check } = await spillingStore();
+    const writer = (store as unknown as { ctx: StoreContext }).ctx.partWriter!;
+    const write = writer.write.bind(writer);
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    // the writer thread is busy elsewhere: a spill's write waits until released; 'started' claims it
+    // first, as the thread does when it takes the task (then it cannot be taken back: both write)
+    writer.write = async (part) => {
+      if (when === 'started') expect(Claim.start(part.claim!)).toBe(true);
+      await held;
+      return write(part);
+    };
+    const t = store.table('t');
+    await t.transaction(async (tx) => {
+      for (let i = 0; i < 3; i++) await tx.insert(rows(100 * i, 100 * (i + 1)));
+    });
+    expect(await ids(store)).toEqual(range(0, 300)); // committed without the writer
+    const committed = await files();
+    release();
+    writer.write = write;
+    await store.idle(); // a started write's late copy is written, then removed; a queued one is not written
+    expect(await files()).toEqual(committed);
+    expect(await ids(store)).toEqual(range(0, 300));
     await check();
   });
 });

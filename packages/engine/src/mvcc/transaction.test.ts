@@ -119,6 +119,33 @@ describe('transactions', () => {
     expect(ids(await t.select().all())).toEqual([5, 60]);
   });
 
+  it.each([0, 2])('replace over partitions still being scanned (workers %i) matches as of its start', async (workers) => {
+    const store = await freshStore({ workers, inlineRows: 1 });
+    const t = store.table('obs');
+    await t.create(schema);
+    for (let p = 0; p < 6; p++) await t.insert(rows(p * 10, p * 10 + 10)); // six partitions
+    await t.transaction(async (tx) => {
+      const seen: number[] = [];
+      for await (const old of tx.replace('id % 10 < 3')) {
+        seen.push(old.id as number);
+        // a row of a later partition deleted, and matching rows inserted, while the later partitions are scanned
+        if (old.id === 0) await tx.delete('id == 41 or id == 52');
+        await tx.insert({ id: 1000 + (old.id as number), temp: 0, tag: 'x' });
+      }
+      expect(seen).toEqual([0, 1, 2, 10, 11, 12, 20, 21, 22, 30, 31, 32, 40, 42, 50, 51]);
+      const batches: number[] = [];
+      for await (const b of tx.replace('id >= 1000 and id < 1030').batches()) batches.push(...(b.getChild('id')!.toArray() as Int32Array));
+      expect(batches).toEqual([1000, 1001, 1002, 1010, 1011, 1012, 1020, 1021, 1022]);
+    });
+    expect(await t.select('id >= 1000').count()).toBe(7);
+    expect(await t.select('id < 60').count()).toBe(60 - 18);
+    // stopping in the first partition while the others are still being scanned: the rest stay
+    await t.transaction(async (tx) => {
+      for await (const old of tx.replace('id % 10 >= 8')) if (old.id === 8) break;
+    });
+    expect(await t.select('id % 10 >= 8 and id < 60').count()).toBe(11);
+  });
+
   it('first committer wins on overlapping deletes; disjoint deletes and appends never conflict', async () => {
     const { t } = await table();
     const a = await t.begin();

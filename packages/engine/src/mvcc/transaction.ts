@@ -8,9 +8,9 @@ import type { StoreContext } from '../context.js';
 import { Cursor } from '../cursor.js';
 import { type InsertInput, toRecordBatches } from '../data/convert.js';
 import { HaloclineError, isHaloclineError } from '../errors.js';
-import { type PartMatches, scanMatches } from '../read/execute.js';
-import { plan, type SelectOptions } from '../read/plan.js';
-import { openSnapshot } from '../read/snapshot.js';
+import { type PartMatches, matchEach, scanMatches } from '../read/execute.js';
+import { type Plan, plan, type SelectOptions } from '../read/plan.js';
+import { openSnapshot, type Snapshot } from '../read/snapshot.js';
 import { commit } from '../write/commit.js';
 import { scheduleCompaction } from '../write/compact.js';
 import { removeParts, type WrittenPart, writeParts } from '../write/partition.js';
@@ -108,7 +108,7 @@ export class Transaction implements TransactionApi {
    */
   replace(filter: string, options: MatchOptions = {}): Replacement {
     this.check();
-    return new Replacement(() => this.op(() => this.match(filter, options, true)), this.data, () => this.check());
+    return new Replacement(() => this.matchEach(filter, options), this.data, () => this.check());
   }
 
   /** `replace(filter).batches()` (the wire shape of `/sdk/replace`). */
@@ -180,7 +180,12 @@ export class Transaction implements TransactionApi {
     try {
       // the rows no spill took are written now: on this thread while a spill keeps the part writer busy
       const tail = write(this.data.takePending(), !this.data.spillInFlight);
-      const [inserted, last] = await Promise.allSettled([this.data.inserted(), tail]);
+      // then this thread helps with what the part writer has not finished
+      const spills = tail.then(
+        () => this.data.hedgeSpills(),
+        () => undefined,
+      );
+      const [inserted, last] = await Promise.allSettled([spills.then(() => this.data.inserted()), tail]);
       const tailFiles = last.status === 'fulfilled' ? last.value : [];
       made.push(...tailFiles);
       if (inserted.status === 'rejected') throw inserted.reason;
@@ -206,12 +211,31 @@ export class Transaction implements TransactionApi {
   }
 
   private match(filter: string, options: MatchOptions, withData: boolean): Promise<PartMatches[]> {
+    const [view, p] = this.matchPlan(filter, options);
+    return scanMatches(this.ctx, view, p, withData);
+  }
+
+  // a replace's matches with their rows, per partition, all started now against the view of now
+  // (computed first: rows inserted meanwhile are not in it); each is taken as it completes, and
+  // commit waits for the ones still running
+  private matchEach(filter: string, options: MatchOptions): Promise<Promise<PartMatches>[]> {
+    return new Promise((resolve, reject) => {
+      this.op(async () => {
+        const [view, p] = this.matchPlan(filter, options);
+        const each = matchEach(this.ctx, view, p, true);
+        resolve(each);
+        await Promise.allSettled(each);
+      }).catch(reject);
+    });
+  }
+
+  private matchPlan(filter: string, options: MatchOptions): [Snapshot, Plan] {
     if (typeof filter !== 'string') {
       throw new HaloclineError('InvalidArgument', `the filter must be a query string, got ${typeof filter}`, { table: this.table });
     }
     this.flush();
     const view = this.data.view();
-    return scanMatches(this.ctx, view, plan(view.schema, this.table, filter, { vars: options.vars }), withData);
+    return [view, plan(view.schema, this.table, filter, { vars: options.vars })];
   }
 
   // converts the queued row objects; a bad one rolls the transaction back (the caller saw its insert succeed)

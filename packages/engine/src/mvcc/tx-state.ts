@@ -10,9 +10,11 @@ import type { Snapshot } from '../read/snapshot.js';
 import { type PartRecord, deleteKey } from '../storage/records.js';
 import { zoneStats } from '../storage/zonemap.js';
 import type { PartDeletes } from '../write/commit.js';
+import { Claim } from '../write/part-writer.js';
 import { removeParts, sliceColumns, type WrittenPart, writeParts } from '../write/partition.js';
 import { type Deleted, emptyBits, isDeleted, markRows, seedDeleted } from './deletes.js';
 import { mergeRows } from './forward.js';
+import { first } from './hedge.js';
 
 // ids of local parts: the prefix and their index (committed part ids never start with it)
 const LOCAL = 'local-';
@@ -40,7 +42,11 @@ interface Overlay {
 interface Spill {
   readonly batches: readonly RecordBatch[];
   /** The files, or null when the write failed (commit writes the rows again and reports its own error). */
-  readonly written: Promise<WrittenPart[] | null>;
+  written: Promise<WrittenPart[] | null>;
+  /** True once `written` has settled. */
+  done: boolean;
+  /** Taken back by commit if the part writer has not started it (`Claim`). */
+  readonly claim: Int32Array;
   /** The local part a read made of the rows; once it has deleted rows the files are not used. */
   local?: LocalPart;
 }
@@ -51,10 +57,18 @@ export interface Inserted {
   readonly batches: RecordBatch[];
 }
 
-/** Deletes rows of one part one at a time, as a replace yields them (rows ascending). */
+/**
+ * Deletes a part's matching rows (`rows`, ascending, handed over: kept, never written) as a replace
+ * yields them, by their index in `rows`.
+ */
 export interface RowMarker {
-  /** Marks `row` deleted; false when the transaction had deleted it already. */
-  mark(row: number): boolean;
+  /** Marks `rows[i]` deleted; false when the transaction had deleted it already. */
+  markAt(i: number): boolean;
+  /**
+   * Marks `rows[from]`, `rows[from + 1]`, ... up to the first row the transaction had deleted
+   * already (left as it is) or the end; returns that row's index (`rows.length` at the end).
+   */
+  markRun(from: number): number;
 }
 
 /**
@@ -136,21 +150,45 @@ export class TxState {
     return n;
   }
 
-  /** A marker deleting rows of `part` one by one (each counted and recorded as it is marked). */
-  marker(part: PartRecord, capacity: number): RowMarker {
+  /**
+   * A marker deleting `rows` of `part` (each counted as it is marked). The rows it deleted are
+   * recorded as views of `rows`: each run of consecutive indices marked is one chunk, grown in place.
+   */
+  marker(part: PartRecord, rows: Int32Array): RowMarker {
     const local = this.localOf(part);
     const target = local ? local.deleted : this.overlay(part);
     const bits = target.bits;
-    const mine = { rows: new Uint32Array(local ? 0 : capacity), n: 0 };
-    if (!local) (target as Overlay).mine.push(mine);
+    const chunks = local ? null : (target as Overlay).mine;
+    // the chunk of the current run, and the index its next row would have
+    let run: { rows: Uint32Array; n: number } | null = null;
+    let next = -1;
+    const record = (from: number, to: number) => {
+      if (chunks === null || to === from) return;
+      if (run !== null && from === next) run.n += to - from;
+      else chunks.push((run = { rows: new Uint32Array(rows.buffer, rows.byteOffset + from * 4, rows.length - from), n: to - from }));
+      next = to;
+    };
     return {
-      mark(row) {
+      markAt(i) {
+        const row = rows[i]!;
         const mask = 1 << (row & 7);
         if ((bits[row >> 3]! & mask) !== 0) return false;
         bits[row >> 3]! |= mask;
         target.count++;
-        if (!local) mine.rows[mine.n++] = row;
+        record(i, i + 1);
         return true;
+      },
+      markRun(from) {
+        let i = from;
+        for (; i < rows.length; i++) {
+          const row = rows[i]!;
+          const mask = 1 << (row & 7);
+          if ((bits[row >> 3]! & mask) !== 0) break;
+          bits[row >> 3]! |= mask;
+        }
+        target.count += i - from;
+        record(from, i);
+        return i;
       },
     };
   }
@@ -213,6 +251,31 @@ export class TxState {
     return this.spilling;
   }
 
+  /**
+   * At commit, once this thread has nothing else to do: the rows of spills the part writer has not
+   * finished are written here (the low-priority thread may be starved by other work, or busy with a
+   * merge). A spill it has not started is taken back; one it is writing is written here too,
+   * whichever write ends first serves and the other's files are removed.
+   */
+  hedgeSpills(): void {
+    for (const s of this.spills) {
+      // a spill whose rows were deleted again is not committed as written
+      if (s.done || (s.local && s.local.deleted.count > 0)) continue;
+      const here = writeParts(this.ctx, this.base.record.id, this.base.schema, s.batches, false).then(
+        (parts) => parts,
+        () => null,
+      );
+      const writer = s.written;
+      const won = Claim.cancel(s.claim) ? here : first(writer, here);
+      s.written = won;
+      // the slower write's files go once both have ended (store close waits for this)
+      this.ctx.background('write a spill on the committing thread too', async () => {
+        const [a, b, w] = await Promise.all([writer, here, won]);
+        for (const files of [a, b]) if (files !== null && files !== w) await removeParts(this.ctx, files);
+      });
+    }
+  }
+
   /** Removes the files written for the transaction (after rollback or a failed commit), in the background. */
   discard(): void {
     if (this.spills.length === 0) return;
@@ -264,11 +327,17 @@ export class TxState {
   private spill(): void {
     const batches = this.takePending();
     this.spilling = true;
-    const written = writeParts(this.ctx, this.base.record.id, this.base.schema, batches).then(
+    const claim = Claim.make();
+    const written = writeParts(this.ctx, this.base.record.id, this.base.schema, batches, true, claim).then(
       (parts) => parts,
       () => null,
     );
-    this.spills.push({ batches, written: written.finally(() => (this.spilling = false)) });
+    const spill: Spill = { batches, written, done: false, claim };
+    spill.written = written.finally(() => {
+      spill.done = true;
+      this.spilling = false;
+    });
+    this.spills.push(spill);
   }
 
   // spilled rows not yet read, then the pending batches, become local parts with zone maps, so

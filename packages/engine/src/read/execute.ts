@@ -73,6 +73,31 @@ export async function scanMatches(ctx: StoreContext, snap: Snapshot, plan: Plan,
   return out.filter((m) => m.rows.length > 0);
 }
 
+/**
+ * The matches of each candidate partition (some may have no rows), in row order, all started at once
+ * against `snap`: a replace takes each as it completes while the later ones are still scanned. A
+ * rejection is observed here (no unhandled rejection when the caller stops early) and surfaces
+ * where its promise is awaited.
+ */
+export function matchEach(ctx: StoreContext, snap: Snapshot, plan: Plan, withData: boolean): Promise<PartMatches>[] {
+  const parts = candidates(snap, plan);
+  const cache = !oversized(ctx, parts, plan, withData ? needed(plan) : (plan.filter?.columns ?? []));
+  return parts.map((part) => {
+    const p = matchPart(ctx, snap, part, plan, withData, cache, parts.length > 1);
+    p.catch(() => undefined);
+    return p;
+  });
+}
+
+async function matchPart(ctx: StoreContext, snap: Snapshot, part: PartRecord, plan: Plan, withData: boolean, cache: boolean, parallel: boolean): Promise<PartMatches> {
+  // a delete needs only the filter's columns; a replace needs the rows too
+  const t = await task(ctx, snap, part, plan, withData ? 'select' : 'match', cache);
+  const result = await run(ctx, part, { ...t, mode: 'select', withRows: true }, parallel);
+  const rows = result.rows ?? new Int32Array(0);
+  const batch = withData && result.columns ? batchOf(plan, result.count, plan.output.fields.map((f, i) => resultData(f.type, result.count, result.columns![i]!))) : null;
+  return { part, rows, batch };
+}
+
 /** The partitions of a snapshot that may hold live matching rows (R-tree, then zone maps). */
 export function candidates(snap: Snapshot, plan: Plan): PartRecord[] {
   if (plan.empty) return [];

@@ -14,12 +14,13 @@ import { resultData, taskColumn } from '../exec/arrays.js';
 import { gather } from '../exec/gather.js';
 import { survivors } from '../mvcc/deletes.js';
 import { encodePart } from './partition.js';
-import { type MergeInput, type PartWriteReply, type PartWriteTask, WRITER_NICE, rebuild } from './part-writer.js';
+import { Claim, type MergeInput, type PartWriteReply, type PartWriteTask, WRITER_NICE, rebuild } from './part-writer.js';
 
 // only as the writer thread: a module imported on the main thread must not lower the main thread
 if (!isMainThread) lowerPriority();
 
 export default async function writePartTask(task: PartWriteTask): Promise<PartWriteReply> {
+  if (task.claim && !Claim.start(task.claim)) return { cancelled: true };
   try {
     const schema = schemaOf(task.schema);
     const columns = task.columns ? task.columns.map((c, i) => rebuild(schema.fields[i]!.type, c)) : merged(task.root, schema, task.inputs ?? []);

@@ -33,7 +33,25 @@ export interface PartWriteTask {
   readonly columns?: readonly SharedData[];
   readonly inputs?: readonly MergeInput[];
   readonly known?: Readonly<Record<string, ZoneStats>>;
+  /** A claim on the write (see `Claim`): the thread writes only if the caller has not cancelled it first. */
+  readonly claim?: Int32Array;
 }
+
+/**
+ * Whether a queued write may still be taken back: one shared Int32 that the writer thread sets to
+ * STARTED when it takes the task, or the caller to CANCELLED before that; whoever comes first wins.
+ */
+export const Claim = {
+  OPEN: 0,
+  STARTED: 1,
+  CANCELLED: 2,
+  /** A fresh claim to pass with `PartWriter.write`. */
+  make: (): Int32Array => new Int32Array(new SharedArrayBuffer(4)),
+  /** True when the write had not started: it never will (it fails with `Cancelled`). */
+  cancel: (claim: Int32Array): boolean => Atomics.compareExchange(claim, 0, Claim.OPEN, Claim.CANCELLED) !== Claim.STARTED,
+  /** On the writer thread: true when the task may run (it was not cancelled). */
+  start: (claim: Int32Array): boolean => Atomics.compareExchange(claim, 0, Claim.OPEN, Claim.STARTED) !== Claim.CANCELLED,
+} as const;
 
 /**
  * A partition merged: its file, where its columns' segments are, and the rows to leave out (a
@@ -42,7 +60,7 @@ export interface PartWriteTask {
 export type MergeInput = Pick<PartRecord, 'file' | 'rows' | 'segments'> & { readonly deleted?: Uint8Array };
 
 /** The writer thread's answer: the file's layout, or an engine error as plain data. */
-export type PartWriteReply = { ok: EncodedPart } | { error: { code: string; message: string; context: Record<string, unknown> } };
+export type PartWriteReply = { ok: EncodedPart } | { error: { code: string; message: string; context: Record<string, unknown> } } | { cancelled: true };
 
 /** Writes partition files on one worker thread below normal priority. */
 export class PartWriter {
@@ -66,7 +84,7 @@ export class PartWriter {
    * Encodes and durably writes one partition file; nothing is left behind when it fails. Columns not
    * in shared memory are copied into pooled buffers, given back to the pool once the thread is done.
    */
-  async write(part: { id: string; file: string; schema: Schema; columns: readonly Data[]; known?: Readonly<Record<string, ZoneStats>> }): Promise<EncodedPart> {
+  async write(part: { id: string; file: string; schema: Schema; columns: readonly Data[]; known?: Readonly<Record<string, ZoneStats>>; claim?: Int32Array }): Promise<EncodedPart> {
     const leased: SharedArrayBuffer[] = [];
     const alloc = (bytes: number) => {
       const b = this.buffers.acquire(bytes);
@@ -75,7 +93,8 @@ export class PartWriter {
     };
     try {
       const columns = part.columns.map((c) => share(c, false, alloc));
-      return await this.run({ root: this.root, id: part.id, file: part.file, schema: this.schemaBytes(part.schema), columns, ...(part.known ? { known: part.known } : {}) });
+      const task = { root: this.root, id: part.id, file: part.file, schema: this.schemaBytes(part.schema), columns, ...(part.known ? { known: part.known } : {}) };
+      return await this.run(part.claim ? { ...task, claim: part.claim } : task);
     } finally {
       // the task has ended (resolved, or rejected when the thread died): nothing reads them any more
       for (const b of leased) this.buffers.release(b);
@@ -94,6 +113,7 @@ export class PartWriter {
   private async run(task: PartWriteTask): Promise<EncodedPart> {
     const reply = (await this.pool.run(task)) as PartWriteReply;
     if ('ok' in reply) return reply.ok;
+    if ('cancelled' in reply) throw new HaloclineError('Closed', `the write of partition ${task.id} was cancelled before it started`, { path: task.file });
     const { code, message, context } = reply.error;
     throw new HaloclineError(code as ErrorCode, message, context);
   }

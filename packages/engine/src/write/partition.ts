@@ -31,9 +31,10 @@ export function sliceColumns(schema: Schema, batches: readonly RecordBatch[], st
 
 /**
  * Writes the rows of `batches` as partitions of at most `partitionRows` rows, durably; on the part
- * writer thread when the store has one, unless `background` is false (then on this thread).
+ * writer thread when the store has one, unless `background` is false (then on this thread). With a
+ * `claim` (part-writer.ts `Claim`), writes on the thread not started when it is cancelled fail.
  */
-export async function writeParts(ctx: StoreContext, table: string, schema: Schema, batches: readonly RecordBatch[], background = true): Promise<WrittenPart[]> {
+export async function writeParts(ctx: StoreContext, table: string, schema: Schema, batches: readonly RecordBatch[], background = true, claim?: Int32Array): Promise<WrittenPart[]> {
   const total = batches.reduce((n, b) => n + b.numRows, 0);
   const count = Math.ceil(total / ctx.options.partitionRows);
   // even cuts, so a 1.1× target insert does not leave a tiny tail partition
@@ -42,7 +43,7 @@ export async function writeParts(ctx: StoreContext, table: string, schema: Schem
   try {
     for (let start = 0; start < total; start += size) {
       const columns = sliceColumns(schema, batches, start, Math.min(total, start + size));
-      written.push(await writePart(ctx, table, schema, columns, undefined, background));
+      written.push(await writePart(ctx, table, schema, columns, undefined, background, claim));
     }
   } catch (e) {
     await removeParts(ctx, written);
@@ -68,6 +69,7 @@ export async function writePart(
   columns: readonly Data[],
   known?: Readonly<Record<string, ZoneStats>>,
   background = false,
+  claim?: Int32Array,
 ): Promise<WrittenPart> {
   const id = newPartId(ctx);
   const file = partFile(table, id);
@@ -78,7 +80,7 @@ export async function writePart(
     const warm = columns[0] !== undefined && columns[0].length < ctx.options.inlineRows;
     // cached columns are copies of their own; others go to the thread in its pooled buffers
     const shared = warm ? columns.map((c) => sharedData(c, true)) : columns;
-    const part: WrittenPart = { table, file, ...(await ctx.partWriter.write({ id, file, schema, columns: shared, known })) };
+    const part: WrittenPart = { table, file, ...(await ctx.partWriter.write({ id, file, schema, columns: shared, known, claim })) };
     if (warm) warmColumns(ctx, part, schema.fields.map((f) => f.name), shared);
     return part;
   }
