@@ -4,6 +4,7 @@ import type { StoreContext } from '../context.js';
 import { PREFIX_BYTES, checkPrefix, decodeSegment } from '../storage/format.js';
 import type { PartRecord } from '../storage/records.js';
 import { HaloclineError } from '../errors.js';
+import { lastState } from './state.js';
 
 /** What reading a partition's column needs of its record. */
 export type StoredPart = Pick<PartRecord, 'id' | 'file' | 'rows' | 'segments'>;
@@ -47,6 +48,17 @@ export function cachedColumns(ctx: StoreContext, from: readonly Pick<PartRecord,
 /** Reads columns `names` of partitions `to` into the cache; failures are ignored (a partition already merged away again). */
 export async function warmColumnsOf(ctx: StoreContext, to: readonly StoredPart[], names: readonly string[]): Promise<void> {
   await Promise.all(to.flatMap((p) => names.filter((n) => p.segments.some((s) => s.name === n)).map((n) => loadColumn(ctx, p, n).catch(() => undefined))));
+}
+
+/**
+ * The columns of table `tableId` (of `names`) that readers keep in the cache: those cached for any
+ * partition of the newest state a reader of this process opened. A new delta warms only these, so
+ * a table read by one column does not pay (and later reload after each merge) copies of the rest.
+ */
+export function hotColumns(ctx: StoreContext, tableId: string, names: readonly string[]): Set<string> {
+  const parts = lastState(ctx, tableId)?.parts ?? [];
+  // a schema column is cached under its own name (only derived columns share another's segment)
+  return new Set(names.filter((name) => parts.some((p) => ctx.cache.has(`${p.id}/${name}`))));
 }
 
 /** Puts columns of a partition this process just wrote (offset-0 chunks over SharedArrayBuffers) in the cache. */

@@ -32,6 +32,11 @@ export function stateAt(ctx: StoreContext, record: TableRecord): TableState {
   return state;
 }
 
+/** The newest state of table `tableId` a reader of this process has opened, if any (no read of the store). */
+export function lastState(ctx: StoreContext, tableId: string): TableState | null {
+  return caches.get(ctx)?.get(tableId)?.last ?? null;
+}
+
 // the deletion records visible at the record's version, merged per part; keys end with the zero-padded version
 function deletedAt(ctx: StoreContext, record: TableRecord, parts: readonly PartRecord[]): Map<string, Deleted> {
   const prefix = deletePrefix(record.id);

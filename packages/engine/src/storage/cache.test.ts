@@ -20,4 +20,15 @@ describe('ColumnCache', () => {
     expect(c.get('p1/a')).toBeUndefined();
     expect(c.bytesUsed).toBe(40);
   });
+
+  it('has tells what is cached without counting as a use', () => {
+    const c = new ColumnCache(100);
+    c.put('p1/a', entry(40));
+    c.put('p1/b', entry(40));
+    expect(c.has('p1/a')).toBe(true); // not a use: a stays the least recent
+    expect(c.has('p1/c')).toBe(false);
+    c.put('p2/a', entry(40));
+    expect(c.has('p1/a')).toBe(false);
+    expect(c.has('p1/b')).toBe(true);
+  });
 });

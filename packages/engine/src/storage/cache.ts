@@ -24,6 +24,11 @@ export class ColumnCache {
     return hit;
   }
 
+  /** True when the entry is cached; unlike `get`, not a use (the LRU order stays). */
+  has(key: string): boolean {
+    return this.entries.has(key);
+  }
+
   /** Stores an entry unless it alone exceeds the budget; evicts least recently used entries. */
   put(key: string, value: CachedColumn): void {
     if (value.bytes > this.budget) return;

@@ -151,24 +151,35 @@ describe('part writer', () => {
     }
   });
 
-  it('caches the columns of a delta as written, copied from the caller\'s buffers', async () => {
+  it('caches the columns of a delta that readers keep cached, as written, copied from the caller\'s buffers', async () => {
     const dir = await tempDir();
     const store = await openStore({ path: dir.path, workers: 1, compactRun: 100 });
     try {
       const t = store.table('obs');
-      await t.create(new Schema([new Field('id', new Int32(), false)]));
-      const ids = new Int32Array(new SharedArrayBuffer(4 * 100)).map((_, i) => i);
-      await t.insert(tableFromArrays({ id: ids }));
-      ids.fill(-1); // the caller reuses its buffer
+      await t.create(new Schema([new Field('id', new Int32(), false), new Field('v', new Float64(), false)]));
       const ctx = (store as unknown as { ctx: StoreContext }).ctx;
-      const snap = openSnapshot(ctx, 'obs');
-      try {
-        expect(ctx.cache.get(`${snap.parts[0]!.id}/id`)).toBeDefined();
-      } finally {
-        snap.release();
-      }
-      expect(await t.select('id >= 0').count()).toBe(100);
-      expect((await t.select('id < 3').all()).map((r) => r.id)).toEqual([0, 1, 2]);
+      const cached = (column: string) => {
+        const snap = openSnapshot(ctx, 'obs');
+        try {
+          return snap.parts.map((p) => ctx.cache.has(`${p.id}/${column}`));
+        } finally {
+          snap.release();
+        }
+      };
+      const v = new Float64Array(100).fill(0.5);
+      await t.insert(tableFromArrays({ id: new Int32Array(100).map((_, i) => i), v }));
+      // no reader has cached a column of the table yet: nothing is warmed
+      expect([...cached('id'), ...cached('v')]).toEqual([false, false]);
+      expect(await t.select('id >= 50').count()).toBe(50); // a count reads (and caches) `id` only
+      expect([...cached('id'), ...cached('v')]).toEqual([true, false]);
+      const ids = new Int32Array(new SharedArrayBuffer(4 * 100)).map((_, i) => 100 + i);
+      await t.insert(tableFromArrays({ id: ids, v }));
+      ids.fill(-1); // the caller reuses its buffer
+      // the new delta's `id` is cached as written; `v`, which no reader keeps, is not
+      expect(cached('id')).toEqual([true, true]);
+      expect(cached('v')).toEqual([false, false]);
+      expect(await t.select('id >= 50').count()).toBe(150);
+      expect((await t.select('id >= 100 and id < 103').all()).map((r) => r.id)).toEqual([100, 101, 102]);
     } finally {
       await store.close();
       await dir.remove();

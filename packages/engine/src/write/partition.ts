@@ -9,7 +9,7 @@ import { type PartRecord, partFile } from '../storage/records.js';
 import { zoneStats } from '../storage/zonemap.js';
 import { derivedColumns } from '../geo/bbox.js';
 import { type MergeInput, type PartWriter, sharedData } from './part-writer.js';
-import { warmColumns } from '../read/load.js';
+import { hotColumns, warmColumns } from '../read/load.js';
 
 /** A written partition file, not yet committed: its record lacks `seq` and `added`. */
 export type WrittenPart = Omit<PartRecord, 'seq' | 'added'>;
@@ -74,14 +74,16 @@ export async function writePart(
   const id = newPartId(ctx);
   const file = partFile(table, id);
   if (background && ctx.partWriter?.accepts(columns)) {
-    // a delta (small enough to scan inline) is read soon and whole: its columns go to the cache as
-    // written (copies: the caller may reuse its buffers), so a reader after the commit does not
-    // read them back; the LRU evicts them if nobody does
-    const warm = columns[0] !== undefined && columns[0].length < ctx.options.inlineRows;
+    // a delta (small enough to scan inline) is read soon and whole: the columns readers of the table
+    // keep cached (`hotColumns`) go to the cache as written (copies: the caller may reuse its
+    // buffers), so a reader after the commit does not read them back; the LRU evicts them if nobody does
+    const names = schema.fields.map((f) => f.name);
+    const hot = columns[0] !== undefined && columns[0].length < ctx.options.inlineRows ? hotColumns(ctx, table, names) : new Set<string>();
     // cached columns are copies of their own; others go to the thread in its pooled buffers
-    const shared = warm ? columns.map((c) => sharedData(c, true)) : columns;
+    const shared = columns.map((c, i) => (hot.has(names[i]!) ? sharedData(c, true) : c));
     const part: WrittenPart = { table, file, ...(await ctx.partWriter.write({ id, file, schema, columns: shared, known, claim })) };
-    if (warm) warmColumns(ctx, part, schema.fields.map((f) => f.name), shared);
+    const warm = names.flatMap((n, i) => (hot.has(n) ? [i] : []));
+    if (warm.length > 0) warmColumns(ctx, part, warm.map((i) => names[i]!), warm.map((i) => shared[i]!));
     return part;
   }
   const writer = await ctx.blobs.create(file);
