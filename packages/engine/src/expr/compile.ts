@@ -46,11 +46,11 @@ export function compileFilter(typed: TypedExpr): CompiledFilter {
     let variant = clean;
     for (let c = 0; c < width; c++) if (cols[c]!.validity !== null) variant = nullable;
     if (out === null) {
-      if (!variant.primed.count) prime(variant, 'count', (n) => variant.count(cols, n, variant.params), length);
+      if (!variant.primed.count && length >= PRIME_ROWS) prime(variant, 'count', (n) => variant.count(cols, n, variant.params));
       return variant.count(cols, length, variant.params);
     }
     if (out.length < length) throw new HaloclineError('InvalidArgument', `selection buffer holds ${out.length} rows, needs ${length}`);
-    if (!variant.primed.select) prime(variant, 'select', (n) => variant.select(cols, n, out, variant.params), length);
+    if (!variant.primed.select && length >= PRIME_ROWS) prime(variant, 'select', (n) => variant.select(cols, n, out, variant.params));
     return variant.select(cols, length, out, variant.params);
   };
   return { columns, kernel };
@@ -77,21 +77,24 @@ function build(typed: TypedExpr, columns: readonly string[], nullable: boolean):
   return { ...loops, params: Float64Array.from(constants.params), primed: { count: false, select: false } }; // params: doubles always, one type feedback per loop
 }
 
-/** Rows of each priming run: enough bytecode for V8 to give the loop a feedback vector, a few µs. */
-export const PRIME_ROWS = 256;
+/**
+ * Rows of each priming run: enough bytecode for V8 to give the loop a feedback vector, a few µs; not
+ * a multiple of 8 or 32, so the scalar tails run too.
+ */
+export const PRIME_ROWS = 256 + 31;
 
 /**
- * Runs a loop twice over its first rows before its first full run. V8 gives a function its feedback
- * vector only after some work, and a long first run compiles the hot loop on stack (OSR) before the
- * code after it (the tail loop's test, the final sums) ever ran with one: that code then deoptimises
- * at the end of every call (a soft deopt keeps the cached OSR code), ~40% on a 1M-row count. Short
- * runs first record feedback for every operation, so the optimised loop runs to its end.
+ * Runs a loop twice over its first `PRIME_ROWS` rows before its first long run. V8 gives a function
+ * its feedback vector only after some work, and a long first run compiles the hot loop on stack
+ * (OSR) before the code after it (the scalar tail, the final sums) ever ran with one: that code then
+ * deoptimises at the end of every call (a soft deopt keeps the cached OSR code), ~40% of a 1M-row
+ * count. Short runs first record feedback for every operation, so the optimised loop runs to its
+ * end. Shorter calls need none: they are never compiled on stack.
  */
-function prime(variant: Variant, loop: 'count' | 'select', run: (n: number) => unknown, length: number): void {
+function prime(variant: Variant, loop: 'count' | 'select', run: (n: number) => unknown): void {
   variant.primed[loop] = true;
-  const n = Math.min(length, PRIME_ROWS);
-  run(n);
-  run(n);
+  run(PRIME_ROWS);
+  run(PRIME_ROWS);
 }
 
 function generate(typed: TypedExpr, columns: readonly string[], nullable: boolean): { body: string; constants: Constants } {

@@ -219,3 +219,24 @@ function compareBytes(bytes: Uint8Array, a0: number, a1: number, b0: number, b1:
   }
   return a1 - a0 - (b1 - b0);
 }
+
+/**
+ * Short runs of the long loops at load, twice (see expr/compile.ts `prime`): they record type
+ * feedback for the code after each loop, so a partition's first long run, compiled on stack, does
+ * not deoptimise at its end on every later call. Rows not a multiple of 8, strings of 0–11 bytes
+ * with repeats, so every branch but the all-NaN one runs.
+ */
+function primeLoops(): void {
+  const n = 287;
+  const floats = Float64Array.from({ length: n }, (_, i) => (i * 37) % 101);
+  const words = Int32Array.from({ length: 2 * n }, (_, i) => (i * 37) % 101);
+  const offsets = new Int32Array(n + 1);
+  for (let i = 0; i < n; i++) offsets[i + 1] = offsets[i]! + (i % 12);
+  const bytes = Uint8Array.from({ length: offsets[n]! }, (_, i) => 97 + ((i * 7) % 3));
+  for (let k = 0; k < 2; k++) {
+    denseFloat64(floats, n);
+    denseInt64(words, n);
+    stringRange(bytes, offsets, null, n);
+  }
+}
+primeLoops();
