@@ -1,5 +1,5 @@
 // The scan operator: run a partition's filter kernel, then count or gather the selected rows.
-import { compileFilter, type CompiledFilter } from '../expr/index.js';
+import { compileFilter, type CompiledFilter, type TypedExpr } from '../expr/index.js';
 import { compactInPlace, gather } from './gather.js';
 import { narrowTask, sortedRange } from './narrow.js';
 import { type RangeFilter, rangeFilter, readySketch, sketchBounds, sketchScan } from './sketch.js';
@@ -7,10 +7,24 @@ import { partialAggregate } from '../aggregate/partial.js';
 import { encodePositions } from '../mvcc/positions.js';
 import type { ResultColumn, ScanResult, ScanTask, TaskColumn } from './task.js';
 
-/** A compiled filter and, when it is a range on one float64 column, that range (for sketches). */
+/** A filter's kernel (compiled when first needed: a scan through a sketch needs none) and, when it is a range on one float64 column, that range. */
 interface Filter {
   readonly compiled: CompiledFilter;
   readonly range: RangeFilter | null;
+}
+
+// the kernel of a filter, compiled on first use
+class LazyFilter implements Filter {
+  private kernel: CompiledFilter | null = null;
+  readonly range: RangeFilter | null;
+
+  constructor(private readonly typed: TypedExpr) {
+    this.range = rangeFilter(typed);
+  }
+
+  get compiled(): CompiledFilter {
+    return (this.kernel ??= compileFilter(this.typed));
+  }
 }
 
 const kernels = new Map<string, Filter>();
@@ -143,20 +157,22 @@ function passThrough(task: ScanTask): ResultColumn[] {
 // the rows of all of the task's rows matching its filter (see FilterKernel): through the sketch
 // of the filtered column when the filter is a range on it and the sketch serves (exec/sketch.ts)
 function filterRows(task: ScanTask, out: Int32Array | null): number {
-  const { compiled, range } = kernelFor(task.filter!.key, task);
+  const filter = kernelFor(task.filter!.key, task);
+  const { range } = filter;
   const col = range === null ? undefined : task.columns[range.column];
   if (col?.sketch !== undefined && col.sketch.codes.length === task.length && col.values instanceof Float64Array) {
     const sketch = readySketch(col.sketch, col.values, col.validity);
     const bounds = sketch === null ? null : sketchBounds(sketch, range!);
     if (bounds !== null) return sketchScan(sketch!, col.values, col.validity, range!, bounds, out);
   }
+  const { compiled } = filter;
   return compiled.kernel(compiled.columns.map((name) => task.columns[name]!), task.length, out);
 }
 
 function kernelFor(key: string, task: ScanTask): Filter {
   let filter = kernels.get(key);
   if (!filter) {
-    filter = { compiled: compileFilter(task.filter!.typed), range: rangeFilter(task.filter!.typed) };
+    filter = new LazyFilter(task.filter!.typed);
     if (kernels.size >= MAX_KERNELS) kernels.delete(kernels.keys().next().value!);
     kernels.set(key, filter);
   }
