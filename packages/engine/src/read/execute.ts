@@ -8,7 +8,7 @@ import { SKETCH_MIN_ROWS, type Sketch, emptySketch, rangeFilter, worthSketching 
 import type { ScanResult, ScanTask, TaskColumn } from '../exec/task.js';
 import type { Deleted } from '../mvcc/deletes.js';
 import type { PartRecord } from '../storage/records.js';
-import { loadColumn, loadOwned } from './load.js';
+import { cacheKey, loadColumn, loadOwned } from './load.js';
 import type { Plan } from './plan.js';
 import { type Snapshot, liveRows } from './snapshot.js';
 
@@ -155,7 +155,7 @@ async function task(ctx: StoreContext, snap: Snapshot, part: PartRecord, plan: P
   const sketched = range !== null && worthSketching(range, part.zones[range.column]) ? range.column : undefined;
   names.forEach((name, i) => {
     const { data, owned } = loaded[i]!;
-    const sketch = name === sketched && part.sortedBy !== name ? sketchOf(data) : undefined;
+    const sketch = name === sketched && part.sortedBy !== name ? sketchOf(ctx, part, name, data) : undefined;
     columns[name] = { ...taskColumn(data), owned, ...(sketch ? { sketch } : {}) };
   });
   const project = mode === 'count' ? [] : plan.output.fields.map((f) => f.name);
@@ -164,13 +164,17 @@ async function task(ctx: StoreContext, snap: Snapshot, part: PartRecord, plan: P
   return { mode, length: part.rows, filter, columns, project, deleted: deleted?.bits ?? null, deletedRows: kind === 'count' ? (deleted?.rows ?? null) : null, deletedColumns, ...sortedBy(part, filter) };
 }
 
-// one sketch per cached float64 chunk, made empty on its first range scan and living as long as the chunk
+// one sketch per cached float64 chunk, made empty on its first range scan and living as long as the
+// chunk; its bytes count in the cache's budget as part of the chunk's entry
 const sketches = new WeakMap<Data, Sketch>();
 
-function sketchOf(data: Data): Sketch | undefined {
+function sketchOf(ctx: StoreContext, part: PartRecord, name: string, data: Data): Sketch | undefined {
   if (!(data.values instanceof Float64Array) || data.offset !== 0) return undefined;
   let sketch = sketches.get(data);
-  if (!sketch) sketches.set(data, (sketch = emptySketch(data.length)));
+  if (!sketch) {
+    sketches.set(data, (sketch = emptySketch(data.length)));
+    ctx.cache.charge(cacheKey(part, name), data, sketch.codes.buffer.byteLength);
+  }
   return sketch;
 }
 

@@ -79,8 +79,8 @@ export async function loadOwned(ctx: StoreContext, part: PartRecord, column: str
   return hit ? { data: hit.data, owned: false } : { data: await read(ctx, part, column), owned: true };
 }
 
-// a segment stored under two names (point boxes, geo/bbox.ts) is one cache entry
-function cacheKey(part: Pick<PartRecord, 'id' | 'segments'>, column: string): string {
+/** The cache key of a partition's column: a segment stored under two names (point boxes, geo/bbox.ts) is one entry. */
+export function cacheKey(part: Pick<PartRecord, 'id' | 'segments'>, column: string): string {
   const seg = part.segments.find((s) => s.name === column);
   const first = seg && part.segments.find((s) => s.offset === seg.offset);
   return `${part.id}/${first?.name ?? column}`;

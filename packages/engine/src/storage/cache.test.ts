@@ -31,4 +31,22 @@ describe('ColumnCache', () => {
     expect(c.has('p1/a')).toBe(false);
     expect(c.has('p1/b')).toBe(true);
   });
+
+  it('charges memory attached to an entry to its budget, and only to the entry holding that data', () => {
+    const c = new ColumnCache(100);
+    const a = entry(40);
+    c.put('p1/a', a);
+    c.put('p1/b', entry(40));
+    c.charge('p1/a', entry(1).data, 10); // another chunk under the same key: not charged
+    expect(c.bytesUsed).toBe(80);
+    c.charge('p1/x', a.data, 10); // not cached: nothing
+    expect(c.bytesUsed).toBe(80);
+    c.charge('p1/b', c.get('p1/b')!.data, 10);
+    expect(c.bytesUsed).toBe(90);
+    c.charge('p1/a', a.data, 20); // over budget: the least recent (a itself) goes, with its charge
+    expect(c.has('p1/a')).toBe(false);
+    expect(c.bytesUsed).toBe(50);
+    c.dropPart('p1');
+    expect(c.bytesUsed).toBe(0);
+  });
 });

@@ -35,11 +35,28 @@ export class ColumnCache {
     this.delete(key);
     this.entries.set(key, value);
     this.used += value.bytes;
+    this.evict();
+  }
+
+  // least recently used entries go until the budget holds
+  private evict(): void {
     for (const [k, v] of this.entries) {
       if (this.used <= this.budget) break;
       this.entries.delete(k);
       this.used -= v.bytes;
     }
+  }
+
+  /**
+   * Adds `bytes` to what the entry holding `data` costs (memory living as long as it, like a column
+   * sketch) and evicts as `put` does; nothing when `data` is not what `key` caches.
+   */
+  charge(key: string, data: Data, bytes: number): void {
+    const hit = this.entries.get(key);
+    if (hit?.data !== data) return;
+    this.entries.set(key, { data, bytes: hit.bytes + bytes }); // keeps its place in the LRU order
+    this.used += bytes;
+    this.evict();
   }
 
   /** The names of the cached columns of a partition (as cached: a column stored under two names once). */
