@@ -44,9 +44,23 @@ export async function scanCount(ctx: StoreContext, snap: Snapshot, plan: Plan): 
   const known = parts.reduce((n, p) => n + (scanned.includes(p) ? 0 : liveRows(snap, p)), 0);
   if (scanned.length === 0) return known;
   const cache = !oversized(ctx, scanned, plan, plan.filter!.columns);
-  const tasks = await Promise.all(scanned.map((part) => task(ctx, snap, part, plan, 'count', cache)));
-  const results = await runAll(ctx, scanned, tasks, scanned.length > 1);
+  const results = await runWindows(ctx, scanned, cache, (part) => task(ctx, snap, part, plan, 'count', cache));
   return results.reduce((n, r) => n + r.count, known);
+}
+
+/**
+ * Loads and runs the tasks of `parts`: all loaded first and the pooled ones sent in a few batches
+ * (`runAll`) when their columns fit the cache; else a window of partitions at a time, so a scan
+ * larger than the cache holds a few partitions' columns in memory, not the table's.
+ */
+async function runWindows(ctx: StoreContext, parts: readonly PartRecord[], cache: boolean, make: (part: PartRecord) => Promise<ScanTask>): Promise<ScanResult[]> {
+  const step = cache ? parts.length : Math.max(2, 2 * (ctx.pool?.concurrency ?? 1));
+  const out: ScanResult[] = [];
+  for (let at = 0; at < parts.length; at += step) {
+    const slice = parts.slice(at, at + step);
+    out.push(...(await runAll(ctx, slice, await Promise.all(slice.map(make)), parts.length > 1)));
+  }
+  return out;
 }
 
 /** The matches of one partition: their row positions and, when asked, their projected rows. */
@@ -63,8 +77,7 @@ export async function scanMatches(ctx: StoreContext, snap: Snapshot, plan: Plan,
   const parts = candidates(snap, plan);
   const cache = !oversized(ctx, parts, plan, withData ? needed(plan) : (plan.filter?.columns ?? []));
   // a delete needs only the filter's columns; a replace needs the rows too
-  const tasks = await Promise.all(parts.map(async (part) => ({ ...(await task(ctx, snap, part, plan, withData ? 'select' : 'match', cache)), mode: 'select' as const, withRows: true, encodeRows: !withData })));
-  const results = await runAll(ctx, parts, tasks, parts.length > 1);
+  const results = await runWindows(ctx, parts, cache, async (part) => ({ ...(await task(ctx, snap, part, plan, withData ? 'select' : 'match', cache)), mode: 'select' as const, withRows: true, encodeRows: !withData }));
   const out = results.map((result, k): PartMatches => {
     const rows = result.rows ?? new Int32Array(0);
     const batch = withData && result.columns ? batchOf(plan, result.count, plan.output.fields.map((f, i) => resultData(f.type, result.count, result.columns![i]!))) : null;
