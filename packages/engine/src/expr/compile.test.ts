@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { columnArrays } from '../exec/arrays.js';
 import { isHaloclineError } from '../errors.js';
 import type { Vars } from './bind.js';
-import { compileFilter, kernelSource } from './compile.js';
+import { PRIME_ROWS, compileFilter, kernelSource } from './compile.js';
 import { prepareFilter } from './prepare.js';
 
 type Columns = Record<string, readonly [DataType, readonly unknown[]]>;
@@ -164,4 +164,27 @@ describe('compiled kernels', () => {
     expect(strings).toContain('EQ(v0, o0[i], o0[i + 1], K0, 0, 3)');
     expect(strings).not.toContain('abc');
   });
+
+  it('answer exactly on chunks long enough to be primed first, with and without nulls, select after count and the other way round', () => {
+    for (const length of [PRIME_ROWS, PRIME_ROWS + 1, 1000, 4096]) {
+      const values = Array.from({ length }, (_, i) => (i % 11 === 0 ? null : (i * 7919) % 1000));
+      const want = values.flatMap((v, i) => (v !== null && v > 300 && v <= 700 ? [i] : []));
+      for (const [query, vals] of [
+        ['x > 300 and x <= 700', values],
+        ['x > 300 and x <= 700 and x >= 0', values.map((v) => v ?? -1)], // a new shape, no nulls
+      ] as const) {
+        // select first: its priming runs write into the selection buffer before the real run
+        expect(select(query, one(new Float64(), vals)), `${query} ${length}`).toEqual(want);
+      }
+      const schema = new Schema([new Field('x', new Int32(), true)]);
+      const { kernel } = compileFilter(prepareFilter('x > 300 and x <= 700 or x == 5', schema).typed);
+      const cols = [columnArrays(chunk(new Int32(), values))];
+      const fives = values.flatMap((v, i) => (v === 5 ? [i] : []));
+      expect(kernel(cols, length, null)).toBe(want.length + fives.length); // count first
+      const out = new Int32Array(length).fill(-7);
+      const k = kernel(cols, length, out);
+      expect([...out.subarray(0, k)]).toEqual([...want, ...fives].sort((a, b) => a - b));
+    }
+  });
 });
+

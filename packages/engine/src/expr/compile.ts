@@ -18,8 +18,6 @@ interface Variant {
   readonly count: Count;
   readonly select: Select;
   readonly params: Float64Array;
-  /** Whether each loop had its priming runs (`prime`). */
-  readonly primed: { count: boolean; select: boolean };
 }
 
 /** Compiled loops by generated source, for kernels without closure constants (see `Constants`). */
@@ -46,11 +44,11 @@ export function compileFilter(typed: TypedExpr): CompiledFilter {
     let variant = clean;
     for (let c = 0; c < width; c++) if (cols[c]!.validity !== null) variant = nullable;
     if (out === null) {
-      if (!variant.primed.count && length >= PRIME_ROWS) prime(variant, 'count', (n) => variant.count(cols, n, variant.params));
+      if (length >= PRIME_ROWS) prime(variant.count, (n) => variant.count(cols, n, variant.params));
       return variant.count(cols, length, variant.params);
     }
     if (out.length < length) throw new HaloclineError('InvalidArgument', `selection buffer holds ${out.length} rows, needs ${length}`);
-    if (!variant.primed.select && length >= PRIME_ROWS) prime(variant, 'select', (n) => variant.select(cols, n, out, variant.params));
+    if (length >= PRIME_ROWS) prime(variant.select, (n) => variant.select(cols, n, out, variant.params));
     return variant.select(cols, length, out, variant.params);
   };
   return { columns, kernel };
@@ -74,7 +72,7 @@ function build(typed: TypedExpr, columns: readonly string[], nullable: boolean):
       shapes.set(body, loops);
     }
   }
-  return { ...loops, params: Float64Array.from(constants.params), primed: { count: false, select: false } }; // params: doubles always, one type feedback per loop
+  return { ...loops, params: Float64Array.from(constants.params) }; // doubles always: one type feedback per loop
 }
 
 /**
@@ -82,6 +80,9 @@ function build(typed: TypedExpr, columns: readonly string[], nullable: boolean):
  * a multiple of 8 or 32, so the scalar tails run too.
  */
 export const PRIME_ROWS = 256 + 31;
+
+/** Loops that had their priming runs (shared, like the loops, by every kernel of their shape). */
+const primed = new WeakSet<Count | Select>();
 
 /**
  * Runs a loop twice over its first `PRIME_ROWS` rows before its first long run. V8 gives a function
@@ -91,8 +92,9 @@ export const PRIME_ROWS = 256 + 31;
  * count. Short runs first record feedback for every operation, so the optimised loop runs to its
  * end. Shorter calls need none: they are never compiled on stack.
  */
-function prime(variant: Variant, loop: 'count' | 'select', run: (n: number) => unknown): void {
-  variant.primed[loop] = true;
+function prime(loop: Count | Select, run: (n: number) => unknown): void {
+  if (primed.has(loop)) return;
+  primed.add(loop);
   run(PRIME_ROWS);
   run(PRIME_ROWS);
 }

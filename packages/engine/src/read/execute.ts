@@ -76,14 +76,8 @@ export interface PartMatches {
 export async function scanMatches(ctx: StoreContext, snap: Snapshot, plan: Plan, withData: boolean): Promise<PartMatches[]> {
   const parts = candidates(snap, plan);
   const cache = !oversized(ctx, parts, plan, withData ? needed(plan) : (plan.filter?.columns ?? []));
-  // a delete needs only the filter's columns; a replace needs the rows too
-  const results = await runWindows(ctx, parts, cache, async (part) => ({ ...(await task(ctx, snap, part, plan, withData ? 'select' : 'match', cache)), mode: 'select' as const, withRows: true, encodeRows: !withData }));
-  const out = results.map((result, k): PartMatches => {
-    const rows = result.rows ?? new Int32Array(0);
-    const batch = withData && result.columns ? batchOf(plan, result.count, plan.output.fields.map((f, i) => resultData(f.type, result.count, result.columns![i]!))) : null;
-    return { part: parts[k]!, rows, batch, ...(result.encoded ? { encoded: result.encoded } : {}) };
-  });
-  return out.filter((m) => m.rows.length > 0);
+  const results = await runWindows(ctx, parts, cache, async (part) => ({ ...(await matchTask(ctx, snap, part, plan, withData, cache)), encodeRows: !withData }));
+  return results.map((result, k) => matchesOf(plan, parts[k]!, result, withData)).filter((m) => m.rows.length > 0);
 }
 
 /**
@@ -103,12 +97,18 @@ export function matchEach(ctx: StoreContext, snap: Snapshot, plan: Plan, withDat
 }
 
 async function matchPart(ctx: StoreContext, snap: Snapshot, part: PartRecord, plan: Plan, withData: boolean, cache: boolean, parallel: boolean): Promise<PartMatches> {
-  // a delete needs only the filter's columns; a replace needs the rows too
-  const t = await task(ctx, snap, part, plan, withData ? 'select' : 'match', cache);
-  const result = await run(ctx, part, { ...t, mode: 'select', withRows: true }, parallel);
+  return matchesOf(plan, part, await run(ctx, part, await matchTask(ctx, snap, part, plan, withData, cache), parallel), withData);
+}
+
+// the match scan of a partition: a delete needs only the filter's columns; a replace needs the rows too
+async function matchTask(ctx: StoreContext, snap: Snapshot, part: PartRecord, plan: Plan, withData: boolean, cache: boolean): Promise<ScanTask> {
+  return { ...(await task(ctx, snap, part, plan, withData ? 'select' : 'match', cache)), mode: 'select', withRows: true };
+}
+
+function matchesOf(plan: Plan, part: PartRecord, result: ScanResult, withData: boolean): PartMatches {
   const rows = result.rows ?? new Int32Array(0);
   const batch = withData && result.columns ? batchOf(plan, result.count, plan.output.fields.map((f, i) => resultData(f.type, result.count, result.columns![i]!))) : null;
-  return { part, rows, batch };
+  return { part, rows, batch, ...(result.encoded ? { encoded: result.encoded } : {}) };
 }
 
 /** The partitions of a snapshot that may hold live matching rows (R-tree, then zone maps). */

@@ -47,7 +47,7 @@ export const Claim = {
   CANCELLED: 2,
   /** A fresh claim to pass with `PartWriter.write`. */
   make: (): Int32Array => new Int32Array(new SharedArrayBuffer(4)),
-  /** True when the write had not started: it never will (it fails with `Cancelled`). */
+  /** True when the write had not started: it never will (`PartWriter.write` fails with `Closed`). */
   cancel: (claim: Int32Array): boolean => Atomics.compareExchange(claim, 0, Claim.OPEN, Claim.CANCELLED) !== Claim.STARTED,
   /** On the writer thread: true when the task may run (it was not cancelled). */
   start: (claim: Int32Array): boolean => Atomics.compareExchange(claim, 0, Claim.OPEN, Claim.STARTED) !== Claim.CANCELLED,
