@@ -6,7 +6,7 @@ import { aggregateTask } from '../aggregate/spec.js';
 import { prepareFilter } from '../expr/index.js';
 import { emptyBits, positions, setDeleted } from '../mvcc/deletes.js';
 import { taskColumn } from './arrays.js';
-import { sortedRange } from './narrow.js';
+import { intervals, probedRange, sortedRange } from './narrow.js';
 import { runScan } from './scan.js';
 import type { ResultColumn, ScanTask } from './task.js';
 
@@ -86,6 +86,38 @@ describe('scans of partitions sorted by a column', () => {
       }),
       { numRuns: 400 },
     );
+  });
+
+  it('a filter of comparisons of the sort column with literals finds by searching the values no more rows than the zone-map probes find', () => {
+    const onX = fc.tuple(fc.constantFrom('<', '<=', '>', '>=', '=='), bound).map(([op, b]) => `x ${op} ${b}`);
+    const ranges: fc.Arbitrary<string> = fc.letrec<{ f: string }>((tie) => ({
+      f: fc.oneof({ depthSize: 'small' }, onX, onX, fc.tuple(tie('f'), fc.constantFrom('and', 'or'), tie('f')).map(([a, op, b]) => `(${a}) ${op} (${b})`)),
+    })).f;
+    fc.assert(
+      fc.property(fc.array(cell, { minLength: 1, maxLength: 120 }), ranges, (cells, query) => {
+        const xs = sortedRows(cells);
+        const t = task(xs, xs.map(() => 0), query, []);
+        expect(intervals(t.filter!.typed, 'x')).not.toBeNull();
+        // null is every row; the rows that match are in both (the brute-force property above)
+        const [a, b] = sortedRange(t) ?? [0, xs.length];
+        const [c, d] = probedRange(t) ?? [0, xs.length];
+        if (a < b) expect([a >= c, b <= d]).toEqual([true, true]);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('reads bounds from comparisons under and / or, in either order, and nothing else', () => {
+    const typed = (q: string) => prepareFilter(q, schema).typed;
+    const all = { lo: -Infinity, loInclusive: true, hi: Infinity, hiInclusive: true };
+    expect(intervals(typed('x > 2 and x <= 5 and y < 1'), 'x')).toEqual([{ lo: 2, loInclusive: false, hi: 5, hiInclusive: true }]);
+    expect(intervals(typed('3 >= x or x == 7'), 'x')).toEqual([{ ...all, hi: 3 }, { lo: 7, loInclusive: true, hi: 7, hiInclusive: true }]);
+    expect(intervals(typed('(x < 1 or x > 5) and x < 6 and x != 0'), 'x')).toEqual([{ ...all, hi: 1, hiInclusive: false }, { lo: 5, loInclusive: false, hi: 6, hiInclusive: false }]);
+    expect(intervals(typed('x == 0.5 and x < 0'), 'x')).toEqual([]);
+    expect(intervals(typed('x > 2 or y < 1'), 'x')).toBeNull();
+    expect(intervals(typed('not (x <= 2)'), 'x')).toBeNull(); // true on NaN: no bound
+    expect(intervals(typed('x != 2'), 'x')).toBeNull();
+    expect(intervals(typed('x > y'), 'x')).toBeNull();
   });
 
   it('a narrow range reads only the rows around it, in whole bytes of the bitmaps', () => {

@@ -1,31 +1,146 @@
 // Row ranges of sorted partitions: the rows of a partition ordered by a column that a filter can match, found by binary search.
+import type { CompareOp } from '../expr/ast.js';
 import type { ZoneMaps } from '../expr/kernel.js';
+import type { TypedExpr } from '../expr/typed.js';
 import { zonePredicate } from '../expr/prune.js';
 import type { ScanTask, TaskColumn } from './task.js';
 
 /**
  * The rows [lo, hi) of a partition sorted by `task.sortedBy` (ascending, nulls and NaN last) outside
  * of which no row can match the filter, with lo and hi multiples of 8 (or hi = length) so bitmaps
- * sub-view at byte boundaries; null when the filter does not narrow the partition. Each probe asks
- * the zone-map pruning whether the filter can hold on rows whose sort column lies in
- * [values[i], values[j - 1]] (the other columns unknown), so it narrows exactly as soundly as pruning.
+ * sub-view at byte boundaries; null when the filter does not narrow the partition. A filter that
+ * bounds the column by number literals (`interval`) takes two binary searches on the values; any
+ * other takes `probedRange`'s.
  * @example
  * sortedRange({ ...task, sortedBy: 'depth' }) // [249_992, 250_000] for 'depth > 5994' on a leaf ending at 5994.5
  */
 export function sortedRange(task: ScanTask): readonly [number, number] | null {
+  const sorted = sortedColumn(task);
+  if (sorted === null) return null;
+  const { name, values, m } = sorted;
+  const union = intervals(task.filter!.typed, name);
+  if (union === null) return probed(task, sorted);
+  // the rows from the first to the last row any of the intervals holds
+  let [lo, hi] = [m, 0];
+  for (const { lo: a, loInclusive, hi: b, hiInclusive } of union) {
+    const from = search(0, m, loInclusive ? (i) => values[i]! >= a : (i) => values[i]! > a);
+    const to = search(from, m, hiInclusive ? (i) => values[i]! > b : (i) => values[i]! >= b);
+    if (from < to) [lo, hi] = [Math.min(lo, from), Math.max(hi, to)];
+  }
+  return rounded(lo, hi, task.length);
+}
+
+/**
+ * `sortedRange` for any filter: each probe of the binary searches asks the zone-map pruning whether
+ * the filter can hold on rows whose sort column lies in [values[i], values[j - 1]] (the other columns
+ * unknown), so it narrows exactly as soundly as pruning (a few µs a probe: allocation and the
+ * pruning's interpretation, about half of a narrow indexed count before `interval`).
+ */
+export function probedRange(task: ScanTask): readonly [number, number] | null {
+  const sorted = sortedColumn(task);
+  return sorted === null ? null : probed(task, sorted);
+}
+
+interface Sorted {
+  readonly name: string;
+  readonly col: TaskColumn;
+  readonly values: ArrayLike<number>;
+  /** Rows [0, m) hold the non-null, non-NaN values, ascending; [m, length) the nulls and NaN. */
+  readonly m: number;
+}
+
+function sortedColumn(task: ScanTask): Sorted | null {
   const name = task.sortedBy;
   const col = name === undefined ? undefined : task.columns[name];
   if (task.filter === null || col === undefined || !searchable(col)) return null;
-  const can = zonePredicate(task.filter.typed);
   const values = col.values as ArrayLike<number>;
-  const n = task.length;
   const valid = (i: number) => values[i] === values[i] && (col.validity === null || ((col.validity[i >> 3]! >> (i & 7)) & 1) === 1);
-  // [0, m): non-null, non-NaN values ascending; [m, n): nulls and NaN
-  const m = search(0, n, (i) => !valid(i));
-  const block = (i: number, j: number): ZoneMaps => ({ [name!]: { min: values[i]!, max: values[j - 1]!, nullCount: 0, rows: j - i, nanCount: 0 } });
+  return { name: name!, col, values, m: search(0, task.length, (i) => !valid(i)) };
+}
+
+function probed(task: ScanTask, { name, col, values, m }: Sorted): readonly [number, number] | null {
+  const n = task.length;
+  const can = zonePredicate(task.filter!.typed);
+  const block = (i: number, j: number): ZoneMaps => ({ [name]: { min: values[i]!, max: values[j - 1]!, nullCount: 0, rows: j - i, nanCount: 0 } });
   const lo = search(0, m, (k) => can(block(0, k + 1))); // first row whose prefix can match
   let hi = search(lo, m, (k) => !can(block(k, m))); // first row whose suffix cannot
-  if (m < n && can(tail(name!, col, m, n))) hi = n;
+  if (m < n && can(tail(name, col, m, n))) hi = n;
+  return rounded(lo, hi, n);
+}
+
+/** Bounds on one column's non-null, non-NaN values. */
+export interface Interval {
+  readonly lo: number;
+  readonly loInclusive: boolean;
+  readonly hi: number;
+  readonly hiInclusive: boolean;
+}
+
+/** A union of intervals (in any order, possibly empty or overlapping); null when unbounded. */
+export type Union = readonly Interval[] | null;
+
+/** Unions longer than this are taken as their hull. */
+const MAX_UNION = 16;
+
+/**
+ * The values of column `name` outside of which `typed` is never true, from comparisons of the column
+ * with number literals under `and` and `or` (a matching row's value is then never null or NaN: such
+ * a comparison is not true on them); null when the filter does not bound the column that way (`not`,
+ * `in`, other columns alone, arithmetic: the zone-map probes of `sortedRange` decide those).
+ * @example
+ * intervals(typed('(depth < 10 or depth > 5990) and temp < 5'), 'depth') // [{ lo: -Infinity, .., hi: 10 }, { lo: 5990, .., hi: Infinity }]
+ */
+export function intervals(e: TypedExpr, name: string): Union {
+  if (e.kind === 'logical') {
+    const [a, b] = [intervals(e.left, name), intervals(e.right, name)];
+    if (e.op === 'or') return a === null || b === null ? null : capped([...a, ...b]);
+    if (a === null || b === null) return a ?? b;
+    return capped(a.flatMap((x) => b.map((y) => intersect(x, y))).filter(nonEmpty));
+  }
+  if (e.kind !== 'compare') return null;
+  let { op, left, right } = e;
+  if (left.kind === 'literal') [left, right, op] = [right, left, FLIP[op]];
+  if (left.kind !== 'column' || left.name !== name || right.kind !== 'literal') return null;
+  const v = right.value;
+  if (typeof v !== 'number' || Number.isNaN(v)) return null;
+  const all = { lo: -Infinity, loInclusive: true, hi: Infinity, hiInclusive: true };
+  switch (op) {
+    case '==':
+      return [{ lo: v, loInclusive: true, hi: v, hiInclusive: true }];
+    case '>':
+    case '>=':
+      return [{ ...all, lo: v, loInclusive: op === '>=' }];
+    case '<':
+    case '<=':
+      return [{ ...all, hi: v, hiInclusive: op === '<=' }];
+    default:
+      return null;
+  }
+}
+
+const FLIP: Readonly<Record<CompareOp, CompareOp>> = { '==': '==', '!=': '!=', '<': '>', '<=': '>=', '>': '<', '>=': '<=' };
+
+function intersect(a: Interval, b: Interval): Interval {
+  const lo = a.lo > b.lo || (a.lo === b.lo && !a.loInclusive) ? a : b;
+  const hi = a.hi < b.hi || (a.hi === b.hi && !a.hiInclusive) ? a : b;
+  return { lo: lo.lo, loInclusive: lo.loInclusive, hi: hi.hi, hiInclusive: hi.hiInclusive };
+}
+
+const nonEmpty = (x: Interval) => x.lo < x.hi || (x.lo === x.hi && x.loInclusive && x.hiInclusive);
+
+// a union of at most MAX_UNION intervals: a longer one becomes its hull
+function capped(union: Interval[]): Interval[] {
+  if (union.length <= MAX_UNION) return union;
+  return [union.reduce((a, b) => {
+    const lo = a.lo < b.lo || (a.lo === b.lo && a.loInclusive) ? a : b;
+    const hi = a.hi > b.hi || (a.hi === b.hi && a.hiInclusive) ? a : b;
+    return { lo: lo.lo, loInclusive: lo.loInclusive, hi: hi.hi, hiInclusive: hi.hiInclusive };
+  })];
+}
+
+// [lo, hi) widened to whole bytes of the bitmaps (empty when it is); null when that is every row
+function rounded(lo: number, hi: number, n: number): readonly [number, number] | null {
+  if (lo >= hi) return [lo & ~7, lo & ~7];
   const [from, to] = [lo & ~7, Math.min(n, (hi + 7) & ~7)];
   return from === 0 && to === n ? null : [from, to];
 }
