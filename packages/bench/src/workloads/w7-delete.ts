@@ -4,7 +4,7 @@
 // deletes from 0 m down, row replaces from 3000 m down, batch replaces from 4500 m down. When W1X
 // loaded `obs_idx` (the same rows, `index` on depth), the same three run on it too, on bands of their
 // own (from 1500, 3600 and 5100 m; DuckDB on obs, whose bands stay disjoint from the others up to
-// --runs 9).
+// --runs 9). The row form's note gives what its loop shape alone costs in this process (no engine in it).
 import { Float64, RecordBatch, Struct, makeData } from 'apache-arrow';
 import type { ResultRow } from '../report.js';
 import { agreementNotes, compare, type BenchContext, type Workload } from './workload.js';
@@ -78,11 +78,33 @@ async function variants(ctx: BenchContext, table: string, suffix: string, from: 
     },
     update(from.batches),
   );
+  const floor = await loopFloor(rep.duckResult);
+  const rowForm = rowOf(ctx, `W7D replace 1% (temp + 1) rows + commit${suffix}`, rep, REPLACE_MS);
   return [
     rowOf(ctx, `W7D delete 1% + commit${suffix}`, del, DELETE_MS),
-    rowOf(ctx, `W7D replace 1% (temp + 1) rows + commit${suffix}`, rep, REPLACE_MS),
+    { ...rowForm, notes: [...(rowForm.notes ?? []), `the row form's loop by itself (for await over as many plain rows from an async generator, each spread and passed to an awaited no-op): ${floor.toFixed(1)} ms median`] },
     rowOf(ctx, `W7D replace 1% (temp + 1) batches + commit${suffix}`, batches, REPLACE_MS),
   ];
+}
+
+/**
+ * What the row form's loop shape costs with no engine in it: `for await` over `n` plain rows (the
+ * obs columns' kinds) from an async generator, each spread with temp + 1 and passed to an awaited
+ * no-op; the median of five runs, ms.
+ */
+async function loopFloor(n: number): Promise<number> {
+  const rows = Array.from({ length: n }, (_, i) => ({ id: BigInt(i), time: new Date(i), platform: `p${i % 1000}`, lat: i / n, lon: -i / n, depth: i, temp: 4, geom: null }));
+  async function* each() {
+    for (const r of rows) yield r;
+  }
+  const sink = async (_row: object) => {};
+  const ms: number[] = [];
+  for (let run = 0; run < 5; run++) {
+    const start = performance.now();
+    for await (const old of each()) await sink({ ...old, temp: old.temp + 1 });
+    ms.push(performance.now() - start);
+  }
+  return ms.sort((a, b) => a - b)[2]!;
 }
 
 // the batch with `column` (a float64 column without nulls, like obs.temp) plus one, the other columns shared
