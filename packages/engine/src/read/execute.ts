@@ -4,7 +4,7 @@ import type { StoreContext } from '../context.js';
 import { resultData, taskColumn } from '../exec/arrays.js';
 import { sortedRange } from '../exec/narrow.js';
 import { gather } from '../exec/gather.js';
-import { SKETCH_MIN_ROWS, type Sketch, emptySketch, rangeFilter, worthSketching } from '../exec/sketch.js';
+import { SKETCH_MIN_ROWS, type Sketch, emptySketch, rangeFilter, sketchBytes, worthSketching } from '../exec/sketch.js';
 import type { ScanResult, ScanTask, TaskColumn } from '../exec/task.js';
 import type { Deleted } from '../mvcc/deletes.js';
 import type { PartRecord } from '../storage/records.js';
@@ -181,12 +181,15 @@ async function task(ctx: StoreContext, snap: Snapshot, part: PartRecord, plan: P
 // chunk; its bytes count in the cache's budget as part of the chunk's entry
 const sketches = new WeakMap<Data, Sketch>();
 
+/** The sketch made for a cached chunk, if a range scan made one (tests, diagnostics). */
+export const chunkSketch = (data: Data): Sketch | undefined => sketches.get(data);
+
 function sketchOf(ctx: StoreContext, part: PartRecord, name: string, data: Data): Sketch | undefined {
   if (!(data.values instanceof Float64Array) || data.offset !== 0) return undefined;
   let sketch = sketches.get(data);
   if (!sketch) {
-    sketches.set(data, (sketch = emptySketch(data.length)));
-    ctx.cache.charge(cacheKey(part, name), data, sketch.codes.buffer.byteLength);
+    sketches.set(data, (sketch = emptySketch(data.length, part.zones[name])));
+    ctx.cache.charge(cacheKey(part, name), data, sketchBytes(sketch));
   }
   return sketch;
 }
