@@ -11,8 +11,7 @@ import type { TypedExpr } from '../expr/index.js';
  * 1 in 8k rows each) on their values, and never reads the rest: a 1% range reads 1% of `order`.
  * Adaptive indexing in the spirit of database cracking (Idreos, Kersten, Manegold, CIDR 2007), over
  * the codes of column sketches (Hentschel, Kester, Idreos, SIGMOD 2018). 4 bytes a row plus 64 KiB.
- * `state[0]`: 0 never scanned, 3 scanned once, 1 being built (by one thread, off the query path:
- * see `readySketch`), 2 ready (`order`, `starts` and `scale` written before it, with Atomics.store).
+ * `state[0]`: 0 not built, 1 being built (by one thread, off the query path: see `readySketch`), 2 ready (`order`, `starts` and `scale` written before it, with Atomics.store).
  */
 export interface Sketch {
   /** The chunk's row positions ordered by code (a permutation of 0..rows-1). */
@@ -57,10 +56,10 @@ const BUCKETS = NONE + 1;
 const MAX_SPAN = 800;
 /** A listing scan through the sketch pays per matching row: beyond ~1/8 of the codes the values scan (1 ns a row) is as cheap. */
 export const MAX_LIST_SPAN = 2048;
-const [NEW, BUILDING, READY, SEEN] = [0, 1, 2, 3];
+const [NEW, BUILDING, READY] = [0, 1, 2];
 
 /**
- * An empty sketch for a chunk of `rows` rows (built after the second range scan that reads it).
+ * An empty sketch for a chunk of `rows` rows (built after the first range scan that reads it).
  * `zone`, the chunk's value range when known (its zone map), saves the build a pass over the values:
  * codes are exact for any range (they are clamped), a true one only spreads the values best.
  */
@@ -114,16 +113,15 @@ const FLIP: Readonly<Record<string, '<' | '<=' | '>' | '>='>> = { '<': '>', '<='
 
 /**
  * The sketch of a chunk if it can serve a scan now (ready), else null (the scan reads the values).
- * The chunk's second range scan schedules the build on this thread (`afterScans`): it runs in
- * slices of `BUILD_SLICE` rows while the thread has no scan to run, so no query waits for more than
- * a slice; a one-off scan never pays for one.
+ * The chunk's first range scan schedules the build on this thread (`afterScans`): it runs in slices
+ * of `BUILD_SLICE` rows while the thread has no scan to run, so no query waits for more than a slice.
+ * (The sketch's memory is charged to the chunk when the scan is planned, see read/execute.ts.)
  */
 export function readySketch(sketch: Sketch, values: Float64Array, validity: Uint8Array | null): Sketch | null {
   if (values.length < sketch.order.length) return null;
   const state = Atomics.load(sketch.state, 0);
   if (state === READY) return sketch;
-  if (state === NEW) Atomics.compareExchange(sketch.state, 0, NEW, SEEN);
-  if (state === SEEN && Atomics.compareExchange(sketch.state, 0, SEEN, BUILDING) === SEEN) afterScans(sketch, buildSteps(sketch, values, validity));
+  if (state === NEW && Atomics.compareExchange(sketch.state, 0, NEW, BUILDING) === NEW) afterScans(sketch, buildSteps(sketch, values, validity));
   return null;
 }
 
@@ -147,7 +145,7 @@ function afterScans(sketch: Sketch, steps: Iterator<void>): void {
         }
       } catch {
         builds.shift();
-        Atomics.store(build.sketch.state, 0, SEEN); // not built: the next scan schedules it again
+        Atomics.store(build.sketch.state, 0, NEW); // not built: the next scan schedules it again
       }
       if (builds.length > 0) setImmediate(step);
       else {

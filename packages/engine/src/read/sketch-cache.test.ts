@@ -21,7 +21,7 @@ describe('column sketches in the cache', () => {
       const count = () => t.select('depth >= 60 and depth < 120').count();
       expect(await t.select('depth >= 0 and depth < 3000').count()).toBe(band(0, 3000)); // wide: loads the column, makes no sketch
       const before = ctx.cache.bytesUsed;
-      expect(await count()).toBe(band(60, 120)); // first narrow range: the sketch is made (its build scheduled by the next)
+      expect(await count()).toBe(band(60, 120)); // first narrow range: the sketch is made, its build scheduled on the worker
       const entries = [...(ctx.cache as unknown as { entries: Map<string, { data: Data }> }).entries.values()];
       expect(entries).toHaveLength(1); // the partition's depth
       const sketch = chunkSketch(entries[0]!.data)!;
