@@ -98,7 +98,7 @@ describe('column sketches', () => {
     expect(r('x + 1 > 2')).toBeNull();
   });
 
-  it('scans through a ready sketch answer what the kernel answers: counts, rows, deletion vectors, deleted rows', async () => {
+  it('scans through a ready sketch, and plain range loops, answer exactly: counts, rows, deletion vectors, deleted rows', async () => {
     const scans = fc.record({
       cells: fc.array(cell, { minLength: 1, maxLength: 200 }),
       deleted: fc.array(fc.nat(199)),
@@ -117,7 +117,10 @@ describe('column sketches', () => {
         runScan(sketched); // the first scan schedules the build
         await sketchesBuilt();
         expect(Atomics.load(sketch.state, 0)).toBe(2);
-        expect(runScan(sketched)).toEqual(runScan(base));
+        const expected = cells.flatMap((x, i) => (matches(x, op1, b1) && (!second || matches(x, second[0], second[1])) && !deleted.includes(i) ? [i] : []));
+        const plain = runScan(base); // a new query over few rows: a plain range loop, no kernel (exec/scan.ts rangeRows)
+        expect([...plain.rows!]).toEqual(expected);
+        expect(runScan(sketched)).toEqual(plain);
         const count = { mode: 'count', withRows: false, encodeRows: false, deletedRows: rows } as const;
         expect(runScan({ ...sketched, ...count }).count).toBe(runScan({ ...base, ...count }).count);
         expect(runScan({ ...sketched, ...count, deleted: null, deletedRows: null }).count).toBe(runScan({ ...base, ...count, deleted: null, deletedRows: null }).count);
