@@ -2,7 +2,7 @@
 import { compileFilter, type CompiledFilter, type TypedExpr } from '../expr/index.js';
 import { compactInPlace, gather } from './gather.js';
 import { narrowTask, sortedRange } from './narrow.js';
-import { MAX_LIST_SPAN, type RangeFilter, rangeFilter, readySketch, sketchBounds, sketchScan } from './sketch.js';
+import { type RangeFilter, rangeFilter, readySketch, sketchBounds, sketchScan } from './sketch.js';
 import { partialAggregate } from '../aggregate/partial.js';
 import { encodePositions } from '../mvcc/positions.js';
 import type { ResultColumn, ScanResult, ScanTask, TaskColumn } from './task.js';
@@ -168,8 +168,7 @@ function filterRows(task: ScanTask, out: Int32Array | null): number {
   const col = range === null ? undefined : task.columns[range.column];
   if (col?.sketch !== undefined && col.sketch.order.length === task.length && col.values instanceof Float64Array) {
     const sketch = readySketch(col.sketch, col.values, col.validity);
-    // a count takes any range: the buckets inside it are counted from their offsets, not read
-    const bounds = sketch === null ? null : sketchBounds(sketch, range!, out === null ? Infinity : MAX_LIST_SPAN);
+    const bounds = sketch === null ? null : sketchBounds(sketch, range!);
     if (bounds !== null) return sketchScan(sketch!, col.values, col.validity, range!, bounds, out);
   }
   // a few rows under a range of a new query (a sorted partition's narrowed band): a plain loop

@@ -152,12 +152,10 @@ describe('column sketches', () => {
     expect(readySketch(sketch, data.values as Float64Array, data.nullBitmap ?? null)).toBe(sketch);
     expect(runScan(sketched)).toEqual(plain);
     expect(runScan({ ...sketched, mode: 'count', withRows: false }).count).toBe(plain.count);
-    const wide = prepareFilter('x > 100', schema); // too wide to list through the sketch: the kernel runs
+    const wide = prepareFilter('x > 100', schema); // too wide for the sketch: the kernel runs
     const wideTask = { ...sketched, filter: { typed: wide.typed, key: wide.key, columns: wide.columns } };
     expect(runScan(wideTask)).toEqual(runScan({ ...base, filter: wideTask.filter }));
+    expect(runScan({ ...wideTask, mode: 'count', withRows: false, deleted: null }).count).toBe(cells.filter((x) => x !== null && x > 100).length);
     expect(sketchBounds(sketch, rangeFilter(wide.typed) as RangeFilter)).toBeNull();
-    // a count takes it whatever its width: the inner buckets are counted from their offsets
-    const wideCount = { ...wideTask, mode: 'count', withRows: false, deleted: null } as const;
-    expect(runScan(wideCount).count).toBe(cells.filter((x) => x !== null && x > 100).length);
   });
 });

@@ -32,7 +32,7 @@ describe('column sketches in the cache', () => {
       for (let i = 0; i < 3; i++) expect(await count()).toBe(band(60, 120));
       expect(await t.transaction((tx) => tx.delete('depth >= 60 and depth < 90'))).toBe(band(60, 90));
       expect(await count()).toBe(band(90, 120));
-      expect(await t.select('depth >= 0 and depth < 3000').count()).toBe(band(0, 3000) - band(60, 90)); // a wide count through it
+      expect(await t.select('depth >= 0 and depth < 3000').count()).toBe(band(0, 3000) - band(60, 90)); // a wide count: the values
       expect(ctx.cache.bytesUsed).toBe(before + sketchBytes(sketch));
     } finally {
       await store.close();
