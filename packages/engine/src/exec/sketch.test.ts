@@ -6,7 +6,7 @@ import { prepareFilter } from '../expr/index.js';
 import { emptyBits, setDeleted } from '../mvcc/deletes.js';
 import { taskColumn } from './arrays.js';
 import { runScan } from './scan.js';
-import { type RangeFilter, SKETCH_MIN_ROWS, buildSketch, codeOf, emptySketch, rangeFilter, readySketch, sketchBounds, sketchBytes, sketchScan, sketchesBuilt, worthSketching } from './sketch.js';
+import { type RangeFilter, SKETCH_MIN_ROWS, buildSketch, codeOf, emptySketch, rangeFilter, readySketch, sketchBounds, sketchBytes, sketchCost, sketchScan, sketchesBuilt, worthSketching } from './sketch.js';
 import type { ScanTask } from './task.js';
 
 const schema = new Schema([new Field('x', new Float64(), true), new Field('y', new Float64(), true), new Field('i', new Int32(), true)]);
@@ -152,10 +152,18 @@ describe('column sketches', () => {
     expect(readySketch(sketch, data.values as Float64Array, data.nullBitmap ?? null)).toBe(sketch);
     expect(runScan(sketched)).toEqual(plain);
     expect(runScan({ ...sketched, mode: 'count', withRows: false }).count).toBe(plain.count);
+    // what a scan through it reads: a count its two bound buckets, a listing scan every bucket in range plus the bitmap
+    const band = rangeFilter(typed)!;
+    const [lo, hi] = sketchBounds(sketch, band)!;
+    const { starts } = sketch;
+    expect(sketchCost(sketch, band, false)).toBe(starts[lo + 1]! - starts[lo]! + starts[hi + 1]! - starts[hi]!);
+    expect(sketchCost(sketch, band, true)).toBe(starts[hi + 1]! - starts[lo]! + (rows >> 5));
+    expect(sketchCost(emptySketch(rows), band, true)).toBeNull(); // not built
     const wide = prepareFilter('x > 100', schema); // too wide for the sketch: the kernel runs
     const wideTask = { ...sketched, filter: { typed: wide.typed, key: wide.key, columns: wide.columns } };
     expect(runScan(wideTask)).toEqual(runScan({ ...base, filter: wideTask.filter }));
     expect(runScan({ ...wideTask, mode: 'count', withRows: false, deleted: null }).count).toBe(cells.filter((x) => x !== null && x > 100).length);
     expect(sketchBounds(sketch, rangeFilter(wide.typed) as RangeFilter)).toBeNull();
+    expect(sketchCost(sketch, rangeFilter(wide.typed)!, false)).toBeNull();
   });
 });
