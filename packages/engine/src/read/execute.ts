@@ -265,8 +265,9 @@ function placed(ctx: StoreContext, part: PartRecord, t: ScanTask, parallel: bool
   return { task: t.sortedBy === undefined ? t : { ...t, rowRange }, pooled: ctx.pool !== null && parallel && !inline, rows };
 }
 
-// the rows a scan reads through a ready column sketch (exec/sketch.ts `sketchCost`), if it will: a
-// narrow band of a 1M-row chunk reads ~40k, so it runs inline like a sorted partition's narrowed range
+// the rows a scan reads through a ready column sketch (exec/sketch.ts `sketchCost`) and what it does
+// with them, if it will: a delete's match scan of a 1% band of a 1M-row chunk reads ~40k, so it runs
+// inline like a sorted partition's narrowed range
 function sketched(t: ScanTask): number | null {
   if (t.filter === null || t.mode === 'aggregate') return null;
   const range = rangeFilter(t.filter.typed);
@@ -275,7 +276,11 @@ function sketched(t: ScanTask): number | null {
   // a count with deleted rows and no list of them selects its rows to drop the deleted ones
   const listing = t.mode === 'select' || (!!t.deleted && !t.deletedRows);
   const cost = sketchCost(sketch, range!, listing);
-  return cost === null ? null : cost + (t.mode === 'count' ? (t.deletedRows?.length ?? 0) : 0); // a count tests its deleted rows
+  if (cost === null) return null;
+  // a count also tests its deleted rows; a select gathers each projected column of its rows (a
+  // delete's match scan projects none; a replace's, every column: a 1% band stays on the pool)
+  const rows = cost - (listing ? t.length >> 5 : 0);
+  return cost + (t.mode === 'count' ? (t.deletedRows?.length ?? 0) : rows * t.project.length);
 }
 
 // `items` in `n` groups of about equal rows (largest first onto the lightest group), each in its original order
