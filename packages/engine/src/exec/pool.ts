@@ -18,7 +18,9 @@ export class PoolExecutor implements Executor {
     const { filename, execArgv } = workerModule('./worker', import.meta.url);
     // each worker holds its next task (TASKS_PER_WORKER): it starts it the moment the last one ends,
     // not after a round trip through the main thread, which a writer's commit may be holding
-    this.pool = new Piscina({ filename, execArgv, minThreads: concurrency, maxThreads: concurrency, concurrentTasksPerWorker: TASKS_PER_WORKER, idleTimeout: 60_000 });
+    // atomics 'async': an idle worker waits for its next task in its event loop (Atomics.waitAsync),
+    // not blocked in Atomics.wait, so work it schedules for later (column sketch builds, exec/sketch.ts) runs while it is idle
+    this.pool = new Piscina({ filename, execArgv, minThreads: concurrency, maxThreads: concurrency, concurrentTasksPerWorker: TASKS_PER_WORKER, idleTimeout: 60_000, atomics: 'async' });
     // a worker that dies rejects its task; without a listener Piscina's 'error' event would end the process
     this.pool.on('error', () => undefined);
   }
