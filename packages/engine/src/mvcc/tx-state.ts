@@ -342,9 +342,23 @@ export class TxState {
     return o;
   }
 
-  // the queued rows start their way to a file (see Spill); a failed write is retried at commit
-  private spill(): void {
-    const batches = this.takePending();
+  /**
+   * At commit, with a part writer: the queued rows (none are left queued) are shared between the
+   * part writer and the committing thread. The first half goes to the part writer as a spill (so
+   * `hedgeSpills` takes it back if the thread has not started it when this thread is done); the
+   * rest is returned, for this thread to write. Without a part writer, or with fewer than `minRows`
+   * rows queued, nothing is shared: null, the rows stay queued.
+   */
+  shareTail(minRows: number): RecordBatch[] | null {
+    if (!this.ctx.partWriter || this.pendingRows < minRows) return null;
+    const pending = this.takePending();
+    const [first, rest] = cut(pending, pending.reduce((n, b) => n + b.numRows, 0) >> 1);
+    this.spill(first);
+    return rest;
+  }
+
+  // the queued rows (or `batches`) start their way to a file (see Spill); a failed write is retried at commit
+  private spill(batches: readonly RecordBatch[] = this.takePending()): void {
     this.spilling = true;
     const claim = Claim.make();
     const written = writeParts(this.ctx, this.base.record.id, this.base.schema, batches, true, claim).then(
@@ -379,4 +393,21 @@ export class TxState {
     this.locals.push(local);
     return local;
   }
+}
+
+/** `batches` cut after `rows` rows (a batch across the cut is sliced, no copy): [before, after]. */
+export function cut(batches: readonly RecordBatch[], rows: number): [RecordBatch[], RecordBatch[]] {
+  const before: RecordBatch[] = [];
+  const after: RecordBatch[] = [];
+  let at = 0;
+  for (const b of batches) {
+    if (at + b.numRows <= rows) before.push(b);
+    else if (at >= rows) after.push(b);
+    else {
+      before.push(b.slice(0, rows - at));
+      after.push(b.slice(rows - at));
+    }
+    at += b.numRows;
+  }
+  return [before, after];
 }
