@@ -151,6 +151,36 @@ describe('transaction spills', () => {
   });
 });
 
+describe('spills in chunks', () => {
+  it('queues spills of spillRows rows (growing with what was spilled), and commit takes back those the thread has not started', async () => {
+    const { store, check } = await spillingStore();
+    const writer = (store as unknown as { ctx: StoreContext }).ctx.partWriter!;
+    const write = writer.write.bind(writer);
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    const asked: number[] = [];
+    // the thread is busy until released; it starts the first spill only (claims it), the others stay queued
+    writer.write = async (part) => {
+      asked.push(part.columns[0]!.length);
+      if (asked.length === 1) expect(Claim.start(part.claim!)).toBe(true);
+      await held;
+      return write(part);
+    };
+    const t = store.table('t');
+    await t.transaction(async (tx) => {
+      for (let i = 0; i < 13; i++) await tx.insert(rows(50 * i, 50 * (i + 1))); // 650 rows
+    });
+    // 100 rows a spill until 400 are spilled, then a quarter of those spilled: 100, 100, 100, 100, 100, 125
+    expect(asked).toEqual([100, 100, 100, 100, 100, 125]);
+    expect((await t.select().all()).map((r) => r.id)).toEqual(range(0, 650)); // committed without the thread, in order
+    release();
+    writer.write = write;
+    await store.idle();
+    expect((await t.select().all()).map((r) => r.id)).toEqual(range(0, 650));
+    await check(); // the first spill, written twice, left one copy
+  });
+});
+
 describe('cut', () => {
   it('cuts a list of batches after any row, slicing the batch across the cut', () => {
     fc.assert(

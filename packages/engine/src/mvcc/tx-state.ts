@@ -35,9 +35,9 @@ interface Overlay {
 }
 
 /**
- * Inserted rows written while the transaction goes on: once `spillRows` rows are queued and no
- * such write is in flight, they go to the part writer thread, so that commit waits only for the
- * tail. The rows stay in memory too (reads see them, and a fallback writes them again).
+ * Inserted rows written while the transaction goes on: with a part writer, queued rows go to it in
+ * spills of `spillRows` rows or more (see `spillFull`), so that commit waits only for the tail. The
+ * rows stay in memory too (reads see them, and a fallback writes them again).
  */
 interface Spill {
   readonly batches: readonly RecordBatch[];
@@ -131,7 +131,9 @@ export class TxState {
   private pending: RecordBatch[] = [];
   private pendingRows = 0;
   private readonly spills: Spill[] = [];
-  private spilling = false;
+  // spills not yet settled, and the rows spilled so far
+  private inFlight = 0;
+  private spilledRows = 0;
   private readonly overlays = new Map<string, Overlay>();
   // made on the first row object (a delete or an array insert never needs one)
   private stage: RowStage | null = null;
@@ -147,7 +149,7 @@ export class TxState {
       this.pending.push(b);
       this.pendingRows += b.numRows;
     }
-    if (this.pendingRows >= this.ctx.options.spillRows && !this.spilling && this.ctx.partWriter) this.spill();
+    this.spillFull();
   }
 
   /** Stages one plain row object, converted with the others at the next `takeRows()`. */
@@ -267,7 +269,7 @@ export class TxState {
 
   /** True while a spill is being written (the part writer thread is busy with it). */
   get spillInFlight(): boolean {
-    return this.spilling;
+    return this.inFlight > 0;
   }
 
   /**
@@ -277,22 +279,43 @@ export class TxState {
    * whichever write ends first serves and the other's files are removed.
    */
   hedgeSpills(): void {
-    for (const s of this.spills) {
-      // a spill whose rows were deleted again is not committed as written
-      if (s.done || (s.local && s.local.deleted.count > 0)) continue;
-      const here = writeParts(this.ctx, this.base.record.id, this.base.schema, s.batches, false).then(
-        (parts) => parts,
-        () => null,
-      );
-      const writer = s.written;
-      const won = Claim.cancel(s.claim) ? here : first(writer, here);
-      s.written = won;
-      // the slower write's files go once both have ended (store close waits for this)
-      this.ctx.background('write a spill on the committing thread too', async () => {
-        const [a, b, w] = await Promise.all([writer, here, won]);
-        for (const files of [a, b]) if (files !== null && files !== w) await removeParts(this.ctx, files);
-      });
+    // the thread takes spills in order: the last queued are taken back first, written here one after
+    // another; then those it is writing, if still unfinished, are written here too
+    let here: Promise<unknown> = Promise.resolve();
+    const racing: Spill[] = [];
+    // a spill whose rows were deleted again is not committed as written
+    for (const s of this.spills.filter((s) => !s.done && !(s.local && s.local.deleted.count > 0)).reverse()) {
+      if (!Claim.cancel(s.claim)) {
+        racing.push(s);
+        continue;
+      }
+      const mine = here.then(() => this.writeHere(s));
+      here = mine;
+      this.settle(s, mine, mine);
     }
+    for (const s of racing.reverse()) {
+      const mine = here.then(() => (s.done ? null : this.writeHere(s)));
+      here = mine;
+      this.settle(s, mine, first(s.written, mine));
+    }
+  }
+
+  // a spill's rows written on this thread: the files, or null when the write failed
+  private writeHere(s: Spill): Promise<WrittenPart[] | null> {
+    return writeParts(this.ctx, this.base.record.id, this.base.schema, s.batches, false).then(
+      (parts) => parts,
+      () => null,
+    );
+  }
+
+  // `won` serves the spill; the files of the other write go once both have ended (store close waits for this)
+  private settle(s: Spill, here: Promise<WrittenPart[] | null>, won: Promise<WrittenPart[] | null>): void {
+    const writer = s.written;
+    s.written = won;
+    this.ctx.background('write a spill on the committing thread too', async () => {
+      const [a, b, w] = await Promise.all([writer, here, won]);
+      for (const files of [a, b]) if (files !== null && files !== w) await removeParts(this.ctx, files);
+    });
   }
 
   /** Removes the files written for the transaction (after rollback or a failed commit), in the background. */
@@ -357,9 +380,25 @@ export class TxState {
     return rest;
   }
 
-  // the queued rows (or `batches`) start their way to a file (see Spill); a failed write is retried at commit
-  private spill(batches: readonly RecordBatch[] = this.takePending()): void {
-    this.spilling = true;
+  // with a part writer, queued rows go to it in spills of at least `spillRows` rows: each spill a
+  // quarter of the rows spilled before it or more (a large transaction makes few files), several
+  // queued at once, so that commit can take back the ones the thread has not started (`hedgeSpills`)
+  private spillFull(): void {
+    if (!this.ctx.partWriter) return;
+    for (;;) {
+      const size = Math.max(this.ctx.options.spillRows, this.spilledRows >> 2);
+      if (this.pendingRows < size) return;
+      const [first, rest] = cut(this.pending, size);
+      this.pending = rest;
+      this.pendingRows -= size;
+      this.spill(first);
+    }
+  }
+
+  // `batches` start their way to a file (see Spill); a failed write is retried at commit
+  private spill(batches: readonly RecordBatch[]): void {
+    this.inFlight++;
+    this.spilledRows += batches.reduce((n, b) => n + b.numRows, 0);
     const claim = Claim.make();
     const written = writeParts(this.ctx, this.base.record.id, this.base.schema, batches, true, claim).then(
       (parts) => parts,
@@ -368,7 +407,7 @@ export class TxState {
     const spill: Spill = { batches, written, done: false, claim };
     spill.written = written.finally(() => {
       spill.done = true;
-      this.spilling = false;
+      this.inFlight--;
     });
     this.spills.push(spill);
   }
