@@ -153,7 +153,7 @@ describe('transaction spills', () => {
 
 describe('spills in chunks', () => {
   it('queues spills of spillRows rows (growing with what was spilled), and commit takes back those the thread has not started', async () => {
-    const { store, check } = await spillingStore();
+    const { store, files, check } = await spillingStore();
     const writer = (store as unknown as { ctx: StoreContext }).ctx.partWriter!;
     const write = writer.write.bind(writer);
     let release = () => {};
@@ -177,7 +177,9 @@ describe('spills in chunks', () => {
     writer.write = write;
     await store.idle();
     expect((await t.select().all()).map((r) => r.id)).toEqual(range(0, 650));
-    await check(); // the first spill, written twice, left one copy
+    // the five spills taken back were written with the tail as one file; the first (written twice) left one copy
+    expect(await files()).toHaveLength(2);
+    await check();
   });
 });
 

@@ -279,25 +279,44 @@ export class TxState {
    * whichever write ends first serves and the other's files are removed.
    */
   hedgeSpills(): void {
-    // the thread takes spills in order: the last queued are taken back first, written here one after
-    // another; then those it is writing, if still unfinished, are written here too
-    let here: Promise<unknown> = Promise.resolve();
+    // spills taken back are written at once; those the thread is writing, if still unfinished once
+    // these are done, are written here too
+    const mine: Promise<unknown>[] = [];
     const racing: Spill[] = [];
     // a spill whose rows were deleted again is not committed as written
-    for (const s of this.spills.filter((s) => !s.done && !(s.local && s.local.deleted.count > 0)).reverse()) {
+    for (const s of this.spills.filter((s) => !s.done && !(s.local && s.local.deleted.count > 0))) {
       if (!Claim.cancel(s.claim)) {
         racing.push(s);
         continue;
       }
-      const mine = here.then(() => this.writeHere(s));
-      here = mine;
-      this.settle(s, mine, mine);
+      const here = this.writeHere(s);
+      mine.push(here);
+      this.settle(s, here, here);
     }
-    for (const s of racing.reverse()) {
-      const mine = here.then(() => (s.done ? null : this.writeHere(s)));
-      here = mine;
-      this.settle(s, mine, first(s.written, mine));
+    const after = Promise.allSettled(mine);
+    for (const s of racing) {
+      const here = after.then(() => (s.done ? null : this.writeHere(s)));
+      this.settle(s, here, first(s.written, here));
     }
+  }
+
+  /**
+   * At commit, before the tail is written: the spills at the end of the queue that the part writer
+   * has not started (and no read made a local part of) are taken back (`Claim`), their rows queued
+   * again ahead of the others, so this thread writes them with the tail as one file (one fsync).
+   */
+  reclaimSpills(): void {
+    let keep = this.spills.length;
+    while (keep > 0) {
+      const s = this.spills[keep - 1]!;
+      if (s.done || s.local || !Claim.cancel(s.claim)) break;
+      keep--;
+    }
+    const back = this.spills.splice(keep);
+    if (back.length === 0) return;
+    const batches = back.flatMap((s) => s.batches);
+    this.pending = [...batches, ...this.pending];
+    this.pendingRows += batches.reduce((n, b) => n + b.numRows, 0);
   }
 
   // a spill's rows written on this thread: the files, or null when the write failed
