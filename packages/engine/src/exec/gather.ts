@@ -87,25 +87,37 @@ function gatherBits(bits: Uint8Array, sel: Int32Array, count: number): Uint8Arra
   return out;
 }
 
+// two passes: the first reads each row's offsets once (a cache miss per row where rows are far
+// apart), keeping its start and the output offsets; the second copies the bytes reading those sequentially
 function gatherVariable(data: Uint8Array, offsets: Int32Array | BigInt64Array, sel: Int32Array, count: number) {
   if (offsets instanceof BigInt64Array) return gatherVariable64(data, offsets, sel, count);
-  let total = 0;
-  for (let j = 0; j < count; j++) total += offsets[sel[j]! + 1]! - offsets[sel[j]!]!;
   const outOffsets = new Int32Array(new SharedArrayBuffer((count + 1) * 4));
-  const out = new Uint8Array(new SharedArrayBuffer(Math.max(total, 8)), 0, total);
-  let pos = 0;
+  const starts = startsScratch(count);
+  let total = 0;
   for (let j = 0; j < count; j++) {
     const i = sel[j]!;
     const start = offsets[i]!;
-    const end = offsets[i + 1]!;
-    if (end - start < 16) for (let k = start; k < end; k++) out[pos++] = data[k]!;
-    else {
-      out.set(data.subarray(start, end), pos);
-      pos += end - start;
-    }
-    outOffsets[j + 1] = pos;
+    starts[j] = start;
+    total += offsets[i + 1]! - start;
+    outOffsets[j + 1] = total;
+  }
+  const out = new Uint8Array(new SharedArrayBuffer(Math.max(total, 8)), 0, total);
+  for (let j = 0; j < count; j++) {
+    const start = starts[j]!;
+    const at = outOffsets[j]!;
+    const length = outOffsets[j + 1]! - at;
+    if (length < 16) for (let k = 0; k < length; k++) out[at + k] = data[start + k]!;
+    else out.set(data.subarray(start, start + length), at);
   }
   return { values: out, offsets: outOffsets };
+}
+
+// one scratch array of row starts per thread, grown as needed (gather is synchronous: no two users overlap)
+let starts = new Int32Array(0);
+
+function startsScratch(count: number): Int32Array {
+  if (starts.length < count) starts = new Int32Array(Math.max(count, 2 * starts.length));
+  return starts;
 }
 
 function gatherVariable64(data: Uint8Array, offsets: BigInt64Array, sel: Int32Array, count: number) {
