@@ -15,11 +15,38 @@ export function gather(col: TaskColumn, sel: Int32Array, count: number): ResultC
 
 type TypedCtor = new (buffer: ArrayBufferLike, byteOffset?: number, length?: number) => ArrayBufferView & ArrayLike<number | bigint>;
 
-// copy through an integer view of the same width: bit-exact (NaN payloads kept) and no BigInt boxing
+/**
+ * Rows [first, first + count) of a column the scan does not own, as views of its buffers (no copy;
+ * variable-width offsets rebased from 0), or null when they cannot be (bit-packed values, a
+ * validity bitmap, 64-bit offsets, or a chunk the scan owns and may overwrite).
+ */
+export function runOf(col: TaskColumn, first: number, count: number): ResultColumn | null {
+  if (col.owned || col.validity !== null || col.width === 0) return null;
+  if (col.width === -1) {
+    const from = col.offsets;
+    if (!(from instanceof Int32Array)) return null;
+    const base = from[first]!;
+    const offsets = new Int32Array(new SharedArrayBuffer((count + 1) * 4));
+    for (let j = 1; j <= count; j++) offsets[j] = from[first + j]! - base;
+    const values = (col.values as Uint8Array).subarray(base, base + offsets[count]!);
+    return { values, offsets, validity: null, nullCount: 0 };
+  }
+  const v = col.values as Uint8Array;
+  const stride = col.width / v.BYTES_PER_ELEMENT;
+  return { values: v.subarray(first * stride, (first + count) * stride) as ResultColumn['values'], offsets: null, validity: null, nullCount: 0 };
+}
+
+// copied through a Float64Array view for 8-byte values: bit-exact (V8 copies typed-array doubles
+// as raw bits, NaN payloads included; gather.test.ts checks int64 bit patterns that are NaNs), no
+// BigInt boxing, and about 1.8x faster than two int32 halves where every row is a cache miss; four
+// rows per step keep several misses in flight
 function gatherFixed(values: ArrayBufferView, width: number, sel: Int32Array, count: number): ResultColumn['values'] {
   const ctor = values.constructor as TypedCtor;
   const out = new ctor(new SharedArrayBuffer(Math.max(count * width, 8)), 0, count);
-  if (width === 8) {
+  if (width === 8 && values.byteOffset % 8 === 0) {
+    gather64(new Float64Array(values.buffer as ArrayBuffer, values.byteOffset, values.byteLength >> 3), new Float64Array(out.buffer as ArrayBuffer, 0, count), sel, count);
+  } else if (width === 8) {
+    // (a 4-byte aligned view, e.g. int32 pairs) two int32 halves
     const src = new Int32Array(values.buffer as ArrayBuffer, values.byteOffset, values.byteLength >> 2);
     const dst = new Int32Array(out.buffer as ArrayBuffer, 0, count * 2);
     for (let j = 0; j < count; j++) {
@@ -36,6 +63,21 @@ function gatherFixed(values: ArrayBufferView, width: number, sel: Int32Array, co
   return out as unknown as ResultColumn['values'];
 }
 
+function gather64(src: Float64Array, dst: Float64Array, sel: Int32Array, count: number): void {
+  let j = 0;
+  for (; j + 4 <= count; j += 4) {
+    const a = src[sel[j]!]!;
+    const b = src[sel[j + 1]!]!;
+    const c = src[sel[j + 2]!]!;
+    const d = src[sel[j + 3]!]!;
+    dst[j] = a;
+    dst[j + 1] = b;
+    dst[j + 2] = c;
+    dst[j + 3] = d;
+  }
+  for (; j < count; j++) dst[j] = src[sel[j]!]!;
+}
+
 function gatherBits(bits: Uint8Array, sel: Int32Array, count: number): Uint8Array {
   const out = new Uint8Array(new SharedArrayBuffer(Math.max(8, ((count + 63) >> 6) << 3)));
   for (let j = 0; j < count; j++) {
@@ -45,25 +87,37 @@ function gatherBits(bits: Uint8Array, sel: Int32Array, count: number): Uint8Arra
   return out;
 }
 
+// two passes: the first reads each row's offsets once (a cache miss per row where rows are far
+// apart), keeping its start and the output offsets; the second copies the bytes reading those sequentially
 function gatherVariable(data: Uint8Array, offsets: Int32Array | BigInt64Array, sel: Int32Array, count: number) {
   if (offsets instanceof BigInt64Array) return gatherVariable64(data, offsets, sel, count);
-  let total = 0;
-  for (let j = 0; j < count; j++) total += offsets[sel[j]! + 1]! - offsets[sel[j]!]!;
   const outOffsets = new Int32Array(new SharedArrayBuffer((count + 1) * 4));
-  const out = new Uint8Array(new SharedArrayBuffer(Math.max(total, 8)), 0, total);
-  let pos = 0;
+  const starts = startsScratch(count);
+  let total = 0;
   for (let j = 0; j < count; j++) {
     const i = sel[j]!;
     const start = offsets[i]!;
-    const end = offsets[i + 1]!;
-    if (end - start < 16) for (let k = start; k < end; k++) out[pos++] = data[k]!;
-    else {
-      out.set(data.subarray(start, end), pos);
-      pos += end - start;
-    }
-    outOffsets[j + 1] = pos;
+    starts[j] = start;
+    total += offsets[i + 1]! - start;
+    outOffsets[j + 1] = total;
+  }
+  const out = new Uint8Array(new SharedArrayBuffer(Math.max(total, 8)), 0, total);
+  for (let j = 0; j < count; j++) {
+    const start = starts[j]!;
+    const at = outOffsets[j]!;
+    const length = outOffsets[j + 1]! - at;
+    if (length < 16) for (let k = 0; k < length; k++) out[at + k] = data[start + k]!;
+    else out.set(data.subarray(start, start + length), at);
   }
   return { values: out, offsets: outOffsets };
+}
+
+// one scratch array of row starts per thread, grown as needed (gather is synchronous: no two users overlap)
+let starts = new Int32Array(0);
+
+function startsScratch(count: number): Int32Array {
+  if (starts.length < count) starts = new Int32Array(Math.max(count, 2 * starts.length));
+  return starts;
 }
 
 function gatherVariable64(data: Uint8Array, offsets: BigInt64Array, sel: Int32Array, count: number) {

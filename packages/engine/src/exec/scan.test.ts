@@ -30,3 +30,27 @@ describe('count over partitions with deleted rows', () => {
     );
   });
 });
+
+describe('select of a run of consecutive rows', () => {
+  it('returns views of the columns for a run (a band of a sorted partition), copies otherwise, the same rows either way', () => {
+    fc.assert(
+      fc.property(fc.array(fc.double({ min: -10, max: 10, noNaN: true }), { minLength: 1, maxLength: 200 }), fc.integer({ min: -10, max: 10 }), fc.integer({ min: 0, max: 5 }), (unsorted, lo, width) => {
+        const values = [...unsorted].sort((a, b) => a - b);
+        const data = vectorFromArray(values, new Float64()).data[0]!;
+        const { typed, key, columns } = prepareFilter(`x >= ${lo} and x < ${lo + width}`, schema);
+        const task: ScanTask = { mode: 'select', length: values.length, filter: { typed, key, columns }, columns: { x: taskColumn(data) }, project: ['x'], withRows: true, sortedBy: 'x' };
+        const result = runScan(task);
+        const expected = values.filter((v) => v >= lo && v < lo + width);
+        const out = result.columns![0]!.values as Float64Array;
+        expect([...out.subarray(0, result.count)]).toEqual(expected);
+        // sorted values: the matches are one run, so the result is a view of the chunk (when not all rows match)
+        if (result.count > 0 && result.count < values.length) expect(out.buffer).toBe(data.values.buffer);
+        // the same rows unsorted: scattered matches are gathered into a new buffer
+        const scattered = vectorFromArray(unsorted, new Float64()).data[0]!;
+        const other = runScan({ ...task, columns: { x: taskColumn(scattered) }, sortedBy: undefined });
+        expect([...(other.columns![0]!.values as Float64Array).subarray(0, other.count)].sort((a, b) => a - b)).toEqual(expected);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});

@@ -1,6 +1,6 @@
 // The scan operator: run a partition's filter kernel, then count or gather the selected rows.
 import { compileFilter, type CompiledFilter, type TypedExpr } from '../expr/index.js';
-import { compactInPlace, gather } from './gather.js';
+import { compactInPlace, gather, runOf } from './gather.js';
 import { narrowTask, sortedRange } from './narrow.js';
 import { type RangeFilter, rangeFilter, readySketch, sketchBounds, sketchScan } from './sketch.js';
 import { partialAggregate } from '../aggregate/partial.js';
@@ -75,7 +75,7 @@ function scanPart(task: ScanTask): ScanResult {
   const sel = new Int32Array(length);
   const count = filterRows(task, sel);
   if (count === length) return { count, columns: passThrough(task) };
-  return { count, columns: task.project.map((name) => pick(task.columns[name]!, sel, count)) };
+  return { count, columns: picked(task, sel, count) };
 }
 
 // the matches of every row minus those among the deleted rows (few): no selection vector, no bitmap test per row
@@ -103,7 +103,7 @@ function scanSelected(task: ScanTask): ScanResult {
   if (task.mode === 'count') return { count };
   const rows = task.withRows ? sel.slice(0, count) : undefined;
   if (count === length) return { count, columns: passThrough(task), rows };
-  return { count, columns: task.project.map((name) => pick(task.columns[name]!, sel, count)), rows };
+  return { count, columns: picked(task, sel, count), rows };
 }
 
 // one selection buffer per thread for scanSelected, grown as needed (a fresh 4 MiB array per
@@ -142,6 +142,16 @@ function aggregateScan(task: ScanTask): ScanResult {
   }
   const { partial, codes } = partialAggregate(task.aggregate!, task.columns, task.length, sel, count, task.codes);
   return codes ? { count, partial, codes } : { count, partial };
+}
+
+// the selected rows of the projected columns: when they are one run of consecutive rows (a range of a
+// sorted partition), views of the columns that allow it (`runOf`), else moved or gathered (`pick`)
+function picked(task: ScanTask, sel: Int32Array, count: number): ResultColumn[] {
+  const first = count > 0 && sel[count - 1]! - sel[0]! === count - 1 ? sel[0]! : -1;
+  return task.project.map((name) => {
+    const col = task.columns[name]!;
+    return (first >= 0 && runOf(col, first, count)) || pick(col, sel, count);
+  });
 }
 
 // the selected rows: moved to the front of a chunk the scan owns, else gathered into a new one

@@ -1,7 +1,8 @@
 // Spills: a transaction's inserted rows written before commit, committed as written, removed when not committed.
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Field, Float64, Int32, Schema } from 'apache-arrow';
+import fc from 'fast-check';
+import { Field, Float64, Int32, type RecordBatch, Schema, tableFromArrays } from 'apache-arrow';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { openStore, type Store } from '../index.js';
 import { rejected } from '../test-util/errors.js';
@@ -10,6 +11,7 @@ import { tempDir } from '../test-util/tmp.js';
 import { TEMP_SUFFIX } from '../storage/localfs.js';
 import type { StoreContext } from '../context.js';
 import { Claim } from '../write/part-writer.js';
+import { cut } from './tx-state.js';
 
 const schema = new Schema([new Field('id', new Int32(), false), new Field('v', new Float64(), true)]);
 const rows = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => ({ id: from + i, v: from + i }));
@@ -111,5 +113,90 @@ describe('transaction spills', () => {
     expect(await files()).toEqual(committed);
     expect(await ids(store)).toEqual(range(0, 300));
     await check();
+  });
+
+  it.each([false, true])('shares a large tail at commit between the part writer and the committing thread (writer held: %s), rows in insertion order', async (hold) => {
+    const dir = await tempDir();
+    // no spill before commit: the whole insert is the tail
+    const store = await openStore({ path: dir.path, workers: 1, spillRows: 1 << 30, partitionRows: 1 << 20, compactRun: 1000 });
+    onTestFinished(async () => {
+      await store.close();
+      await dir.remove();
+    });
+    const writer = (store as unknown as { ctx: StoreContext }).ctx.partWriter!;
+    const write = writer.write.bind(writer);
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    const asked: number[] = [];
+    writer.write = async (part) => {
+      asked.push(part.columns[0]!.length);
+      if (hold) await held; // the thread gets to it only after this thread is done: taken back (Claim)
+      return write(part);
+    };
+    const t = store.table('t');
+    await t.create(schema);
+    const n = 20_000;
+    await t.transaction(async (tx) => {
+      await tx.insert(rows(0, 5000));
+      await tx.insert(rows(5000, n));
+    });
+    release();
+    writer.write = write;
+    await store.idle();
+    expect(asked).toEqual([n / 2]); // half for the part writer (which of the two threads wrote it depends on timing)
+    expect((await t.select().all()).map((r) => r.id)).toEqual(range(0, n)); // two files, in order
+    expect((await t.stats()).num_rows).toBe(n);
+    await store.close();
+    await expectNoOrphans(dir.path); // a copy written twice (raced) left no file behind
+  });
+});
+
+describe('spills in chunks', () => {
+  it('queues spills of spillRows rows (growing with what was spilled), and commit takes back those the thread has not started', async () => {
+    const { store, files, check } = await spillingStore();
+    const writer = (store as unknown as { ctx: StoreContext }).ctx.partWriter!;
+    const write = writer.write.bind(writer);
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    const asked: number[] = [];
+    // the thread is busy until released; it starts the first spill only (claims it), the others stay queued
+    writer.write = async (part) => {
+      asked.push(part.columns[0]!.length);
+      if (asked.length === 1) expect(Claim.start(part.claim!)).toBe(true);
+      await held;
+      return write(part);
+    };
+    const t = store.table('t');
+    await t.transaction(async (tx) => {
+      for (let i = 0; i < 13; i++) await tx.insert(rows(50 * i, 50 * (i + 1))); // 650 rows
+    });
+    // 100 rows a spill until 400 are spilled, then a quarter of those spilled: 100, 100, 100, 100, 100, 125
+    expect(asked).toEqual([100, 100, 100, 100, 100, 125]);
+    expect((await t.select().all()).map((r) => r.id)).toEqual(range(0, 650)); // committed without the thread, in order
+    release();
+    writer.write = write;
+    await store.idle();
+    expect((await t.select().all()).map((r) => r.id)).toEqual(range(0, 650));
+    // the five spills taken back were written with the tail as one file; the first (written twice) left one copy
+    expect(await files()).toHaveLength(2);
+    await check();
+  });
+});
+
+describe('cut', () => {
+  it('cuts a list of batches after any row, slicing the batch across the cut', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 9 }), { maxLength: 6 }), fc.nat(), (sizes, k) => {
+        let next = 0;
+        const batches = sizes.map((size) => tableFromArrays({ id: Int32Array.from({ length: size }, () => next++) }).batches[0]!).filter((b) => b !== undefined);
+        const total = batches.reduce((m, b) => m + b.numRows, 0);
+        const at = total === 0 ? 0 : k % (total + 1);
+        const [before, after] = cut(batches, at);
+        const ids = (bs: RecordBatch[]) => bs.flatMap((b) => [...b.getChild('id')!].map(Number));
+        expect(ids(before)).toEqual(range(0, at));
+        expect(ids(after)).toEqual(range(at, total));
+      }),
+      { numRuns: 200 },
+    );
   });
 });

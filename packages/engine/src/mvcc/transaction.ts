@@ -31,6 +31,9 @@ function isRowObject(data: InsertInput): boolean {
 
 const DONE: Promise<void> = Promise.resolve();
 
+/** Rows left unwritten at commit from which they are shared between the part writer and the committing thread. */
+const SHARED_TAIL_ROWS = 8192;
+
 /** Where a transaction is in its life. */
 export type TransactionState = 'active' | 'committing' | 'committed' | 'rolled back';
 
@@ -178,8 +181,13 @@ export class Transaction implements TransactionApi {
     const made: WrittenPart[] = [];
     let version: number;
     try {
-      // the rows no spill took are written now: on this thread while a spill keeps the part writer busy
-      const tail = write(this.data.takePending(), !this.data.spillInFlight);
+      // the rows no spill took, with those of the spills the part writer has not started (taken back),
+      // are written now: on this thread while a spill keeps the part writer busy; else, when many,
+      // half on the part writer (a spill, see shareTail) and the rest on this thread, which is
+      // otherwise idle until the files are durable; when few, on the part writer
+      this.data.reclaimSpills();
+      const shared = this.data.spillInFlight ? null : this.data.shareTail(SHARED_TAIL_ROWS);
+      const tail = shared ? write(shared, false) : write(this.data.takePending(), !this.data.spillInFlight);
       // then this thread helps with what the part writer has not finished
       const spills = tail.then(
         () => this.data.hedgeSpills(),

@@ -35,9 +35,9 @@ interface Overlay {
 }
 
 /**
- * Inserted rows written while the transaction goes on: once `spillRows` rows are queued and no
- * such write is in flight, they go to the part writer thread, so that commit waits only for the
- * tail. The rows stay in memory too (reads see them, and a fallback writes them again).
+ * Inserted rows written while the transaction goes on: with a part writer, queued rows go to it in
+ * spills of `spillRows` rows or more (see `spillFull`), so that commit waits only for the tail. The
+ * rows stay in memory too (reads see them, and a fallback writes them again).
  */
 interface Spill {
   readonly batches: readonly RecordBatch[];
@@ -72,6 +72,57 @@ export interface RowMarker {
 }
 
 /**
+ * A RowMarker over one part's bitmap. A class, not closures made per part: its methods' optimised
+ * code serves every marker (closures made afresh start in the interpreter each time, ~4 ms a 100k-row replace).
+ */
+class Marker implements RowMarker {
+  // the chunk of the current run, and the index its next row would have
+  private run: { rows: Uint32Array; n: number } | null = null;
+  private next = -1;
+  private readonly bits: Uint8Array;
+
+  constructor(
+    private readonly rows: Int32Array,
+    private readonly target: { readonly bits: Uint8Array; count: number },
+    /** Where the rows deleted are recorded (an overlay's), or null for a local part. */
+    private readonly chunks: { rows: Uint32Array; n: number }[] | null,
+  ) {
+    this.bits = target.bits;
+  }
+
+  markAt(i: number): boolean {
+    const row = this.rows[i]!;
+    const mask = 1 << (row & 7);
+    if ((this.bits[row >> 3]! & mask) !== 0) return false;
+    this.bits[row >> 3]! |= mask;
+    this.target.count++;
+    this.record(i, i + 1);
+    return true;
+  }
+
+  markRun(from: number): number {
+    const { rows, bits } = this;
+    let i = from;
+    for (; i < rows.length; i++) {
+      const row = rows[i]!;
+      const mask = 1 << (row & 7);
+      if ((bits[row >> 3]! & mask) !== 0) break;
+      bits[row >> 3]! |= mask;
+    }
+    this.target.count += i - from;
+    this.record(from, i);
+    return i;
+  }
+
+  private record(from: number, to: number): void {
+    if (this.chunks === null || to === from) return;
+    if (this.run !== null && from === this.next) this.run.n += to - from;
+    else this.chunks.push((this.run = { rows: new Uint32Array(this.rows.buffer, this.rows.byteOffset + from * 4, this.rows.length - from), n: to - from }));
+    this.next = to;
+  }
+}
+
+/**
  * The state behind a Transaction. Reads see `view()`: the base snapshot plus the local parts, with
  * the transaction's deletions applied. Nothing here is visible to anyone else until commit.
  */
@@ -80,7 +131,9 @@ export class TxState {
   private pending: RecordBatch[] = [];
   private pendingRows = 0;
   private readonly spills: Spill[] = [];
-  private spilling = false;
+  // spills not yet settled, and the rows spilled so far
+  private inFlight = 0;
+  private spilledRows = 0;
   private readonly overlays = new Map<string, Overlay>();
   // made on the first row object (a delete or an array insert never needs one)
   private stage: RowStage | null = null;
@@ -96,7 +149,7 @@ export class TxState {
       this.pending.push(b);
       this.pendingRows += b.numRows;
     }
-    if (this.pendingRows >= this.ctx.options.spillRows && !this.spilling && this.ctx.partWriter) this.spill();
+    this.spillFull();
   }
 
   /** Stages one plain row object, converted with the others at the next `takeRows()`. */
@@ -156,41 +209,9 @@ export class TxState {
    */
   marker(part: PartRecord, rows: Int32Array): RowMarker {
     const local = this.localOf(part);
-    const target = local ? local.deleted : this.overlay(part);
-    const bits = target.bits;
-    const chunks = local ? null : (target as Overlay).mine;
-    // the chunk of the current run, and the index its next row would have
-    let run: { rows: Uint32Array; n: number } | null = null;
-    let next = -1;
-    const record = (from: number, to: number) => {
-      if (chunks === null || to === from) return;
-      if (run !== null && from === next) run.n += to - from;
-      else chunks.push((run = { rows: new Uint32Array(rows.buffer, rows.byteOffset + from * 4, rows.length - from), n: to - from }));
-      next = to;
-    };
-    return {
-      markAt(i) {
-        const row = rows[i]!;
-        const mask = 1 << (row & 7);
-        if ((bits[row >> 3]! & mask) !== 0) return false;
-        bits[row >> 3]! |= mask;
-        target.count++;
-        record(i, i + 1);
-        return true;
-      },
-      markRun(from) {
-        let i = from;
-        for (; i < rows.length; i++) {
-          const row = rows[i]!;
-          const mask = 1 << (row & 7);
-          if ((bits[row >> 3]! & mask) !== 0) break;
-          bits[row >> 3]! |= mask;
-        }
-        target.count += i - from;
-        record(from, i);
-        return i;
-      },
-    };
+    if (local) return new Marker(rows, local.deleted, null);
+    const o = this.overlay(part);
+    return new Marker(rows, o, o.mine);
   }
 
   /** True when a row of a part is deleted in this transaction's view. */
@@ -248,7 +269,7 @@ export class TxState {
 
   /** True while a spill is being written (the part writer thread is busy with it). */
   get spillInFlight(): boolean {
-    return this.spilling;
+    return this.inFlight > 0;
   }
 
   /**
@@ -258,22 +279,62 @@ export class TxState {
    * whichever write ends first serves and the other's files are removed.
    */
   hedgeSpills(): void {
-    for (const s of this.spills) {
-      // a spill whose rows were deleted again is not committed as written
-      if (s.done || (s.local && s.local.deleted.count > 0)) continue;
-      const here = writeParts(this.ctx, this.base.record.id, this.base.schema, s.batches, false).then(
-        (parts) => parts,
-        () => null,
-      );
-      const writer = s.written;
-      const won = Claim.cancel(s.claim) ? here : first(writer, here);
-      s.written = won;
-      // the slower write's files go once both have ended (store close waits for this)
-      this.ctx.background('write a spill on the committing thread too', async () => {
-        const [a, b, w] = await Promise.all([writer, here, won]);
-        for (const files of [a, b]) if (files !== null && files !== w) await removeParts(this.ctx, files);
-      });
+    // spills taken back are written at once; those the thread is writing, if still unfinished once
+    // these are done, are written here too
+    const mine: Promise<unknown>[] = [];
+    const racing: Spill[] = [];
+    // a spill whose rows were deleted again is not committed as written
+    for (const s of this.spills.filter((s) => !s.done && !(s.local && s.local.deleted.count > 0))) {
+      if (!Claim.cancel(s.claim)) {
+        racing.push(s);
+        continue;
+      }
+      const here = this.writeHere(s);
+      mine.push(here);
+      this.settle(s, here, here);
     }
+    const after = Promise.allSettled(mine);
+    for (const s of racing) {
+      const here = after.then(() => (s.done ? null : this.writeHere(s)));
+      this.settle(s, here, first(s.written, here));
+    }
+  }
+
+  /**
+   * At commit, before the tail is written: the spills at the end of the queue that the part writer
+   * has not started (and no read made a local part of) are taken back (`Claim`), their rows queued
+   * again ahead of the others, so this thread writes them with the tail as one file (one fsync).
+   */
+  reclaimSpills(): void {
+    let keep = this.spills.length;
+    while (keep > 0) {
+      const s = this.spills[keep - 1]!;
+      if (s.done || s.local || !Claim.cancel(s.claim)) break;
+      keep--;
+    }
+    const back = this.spills.splice(keep);
+    if (back.length === 0) return;
+    const batches = back.flatMap((s) => s.batches);
+    this.pending = [...batches, ...this.pending];
+    this.pendingRows += batches.reduce((n, b) => n + b.numRows, 0);
+  }
+
+  // a spill's rows written on this thread: the files, or null when the write failed
+  private writeHere(s: Spill): Promise<WrittenPart[] | null> {
+    return writeParts(this.ctx, this.base.record.id, this.base.schema, s.batches, false).then(
+      (parts) => parts,
+      () => null,
+    );
+  }
+
+  // `won` serves the spill; the files of the other write go once both have ended (store close waits for this)
+  private settle(s: Spill, here: Promise<WrittenPart[] | null>, won: Promise<WrittenPart[] | null>): void {
+    const writer = s.written;
+    s.written = won;
+    this.ctx.background('write a spill on the committing thread too', async () => {
+      const [a, b, w] = await Promise.all([writer, here, won]);
+      for (const files of [a, b]) if (files !== null && files !== w) await removeParts(this.ctx, files);
+    });
   }
 
   /** Removes the files written for the transaction (after rollback or a failed commit), in the background. */
@@ -323,10 +384,40 @@ export class TxState {
     return o;
   }
 
-  // the queued rows start their way to a file (see Spill); a failed write is retried at commit
-  private spill(): void {
-    const batches = this.takePending();
-    this.spilling = true;
+  /**
+   * At commit, with a part writer: the queued rows (none are left queued) are shared between the
+   * part writer and the committing thread. The first half goes to the part writer as a spill (so
+   * `hedgeSpills` takes it back if the thread has not started it when this thread is done); the
+   * rest is returned, for this thread to write. Without a part writer, or with fewer than `minRows`
+   * rows queued, nothing is shared: null, the rows stay queued.
+   */
+  shareTail(minRows: number): RecordBatch[] | null {
+    if (!this.ctx.partWriter || this.pendingRows < minRows) return null;
+    const pending = this.takePending();
+    const [first, rest] = cut(pending, pending.reduce((n, b) => n + b.numRows, 0) >> 1);
+    this.spill(first);
+    return rest;
+  }
+
+  // with a part writer, queued rows go to it in spills of at least `spillRows` rows: each spill a
+  // quarter of the rows spilled before it or more (a large transaction makes few files), several
+  // queued at once, so that commit can take back the ones the thread has not started (`hedgeSpills`)
+  private spillFull(): void {
+    if (!this.ctx.partWriter) return;
+    for (;;) {
+      const size = Math.max(this.ctx.options.spillRows, this.spilledRows >> 2);
+      if (this.pendingRows < size) return;
+      const [first, rest] = cut(this.pending, size);
+      this.pending = rest;
+      this.pendingRows -= size;
+      this.spill(first);
+    }
+  }
+
+  // `batches` start their way to a file (see Spill); a failed write is retried at commit
+  private spill(batches: readonly RecordBatch[]): void {
+    this.inFlight++;
+    this.spilledRows += batches.reduce((n, b) => n + b.numRows, 0);
     const claim = Claim.make();
     const written = writeParts(this.ctx, this.base.record.id, this.base.schema, batches, true, claim).then(
       (parts) => parts,
@@ -335,7 +426,7 @@ export class TxState {
     const spill: Spill = { batches, written, done: false, claim };
     spill.written = written.finally(() => {
       spill.done = true;
-      this.spilling = false;
+      this.inFlight--;
     });
     this.spills.push(spill);
   }
@@ -360,4 +451,21 @@ export class TxState {
     this.locals.push(local);
     return local;
   }
+}
+
+/** `batches` cut after `rows` rows (a batch across the cut is sliced, no copy): [before, after]. */
+export function cut(batches: readonly RecordBatch[], rows: number): [RecordBatch[], RecordBatch[]] {
+  const before: RecordBatch[] = [];
+  const after: RecordBatch[] = [];
+  let at = 0;
+  for (const b of batches) {
+    if (at + b.numRows <= rows) before.push(b);
+    else if (at >= rows) after.push(b);
+    else {
+      before.push(b.slice(0, rows - at));
+      after.push(b.slice(rows - at));
+    }
+    at += b.numRows;
+  }
+  return [before, after];
 }

@@ -24,6 +24,16 @@ describe('concatData', () => {
         const out = concatData(type, chunks);
         expect(out.offset).toBe(0);
         expect([...makeVector(out)]).toEqual(expected);
+        // the same into shared memory: every new buffer comes from the allocator
+        const made: SharedArrayBuffer[] = [];
+        const shared = concatData(type, chunks, (bytes) => {
+          made.push(new SharedArrayBuffer(bytes));
+          return made.at(-1)!;
+        });
+        expect([...makeVector(shared)]).toEqual(expected);
+        const lone = chunks.filter((c) => c.length > 0);
+        if (lone.length === 1 && lone[0]!.offset === 0) expect(shared).toBe(lone[0]);
+        else if (shared.length > 0) for (const b of [shared.values, shared.valueOffsets, shared.nullCount > 0 ? shared.nullBitmap : undefined]) if (b) expect(made).toContain(b.buffer);
       }),
       { numRuns: 60 },
     );

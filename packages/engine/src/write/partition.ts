@@ -14,8 +14,12 @@ import { hotColumns, warmColumns } from '../read/load.js';
 /** A written partition file, not yet committed: its record lacks `seq` and `added`. */
 export type WrittenPart = Omit<PartRecord, 'seq' | 'added'>;
 
-/** Rows [start, end) of a list of batches, as one contiguous chunk per column. */
-export function sliceColumns(schema: Schema, batches: readonly RecordBatch[], start: number, end: number): Data[] {
+/**
+ * Rows [start, end) of a list of batches, as one contiguous chunk per column. With `shared`, a
+ * column joined from several chunks is a new chunk in SharedArrayBuffers that nobody else holds
+ * (`isPrivateCopy`): the part writer thread reads it in place and the cache may keep it, no copy.
+ */
+export function sliceColumns(schema: Schema, batches: readonly RecordBatch[], start: number, end: number, shared = false): Data[] {
   return schema.fields.map((field, col) => {
     const chunks: Data[] = [];
     let at = 0;
@@ -25,9 +29,20 @@ export function sliceColumns(schema: Schema, batches: readonly RecordBatch[], st
       if (from < to) chunks.push(b.getChildAt(col)!.data[0]!.slice(from - at, to - from));
       at += b.numRows;
     }
-    return concatData(field.type, chunks);
+    if (!shared) return concatData(field.type, chunks);
+    const joined = concatData(field.type, chunks, newShared);
+    if (joined !== chunks[0]) privateCopies.add(joined);
+    return joined;
   });
 }
+
+const newShared = (bytes: number) => new SharedArrayBuffer(bytes);
+
+// chunks `sliceColumns` made in shared memory for its caller alone
+const privateCopies = new WeakSet<Data>();
+
+/** True when `data` is a shared copy `sliceColumns` made (no one else holds or writes its buffers). */
+export const isPrivateCopy = (data: Data): boolean => privateCopies.has(data);
 
 /**
  * Writes the rows of `batches` as partitions of at most `partitionRows` rows, durably; on the part
@@ -42,7 +57,7 @@ export async function writeParts(ctx: StoreContext, table: string, schema: Schem
   const written: WrittenPart[] = [];
   try {
     for (let start = 0; start < total; start += size) {
-      const columns = sliceColumns(schema, batches, start, Math.min(total, start + size));
+      const columns = sliceColumns(schema, batches, start, Math.min(total, start + size), background && !!ctx.partWriter);
       written.push(await writePart(ctx, table, schema, columns, undefined, background, claim));
     }
   } catch (e) {
@@ -79,8 +94,9 @@ export async function writePart(
     // buffers), so a reader after the commit does not read them back; the LRU evicts them if nobody does
     const names = schema.fields.map((f) => f.name);
     const hot = columns[0] !== undefined && columns[0].length < ctx.options.inlineRows ? hotColumns(ctx, table, names) : new Set<string>();
-    // cached columns are copies of their own; others go to the thread in its pooled buffers
-    const shared = columns.map((c, i) => (hot.has(names[i]!) ? sharedData(c, true) : c));
+    // cached columns are copies of their own (made by sliceColumns already, or here); others go to the
+    // thread as they are when shared, else in its pooled buffers
+    const shared = columns.map((c, i) => (hot.has(names[i]!) && !isPrivateCopy(c) ? sharedData(c, true) : c));
     const part: WrittenPart = { table, file, ...(await ctx.partWriter.write({ id, file, schema, columns: shared, known, claim })) };
     const warm = names.flatMap((n, i) => (hot.has(n) ? [i] : []));
     if (warm.length > 0) warmColumns(ctx, part, warm.map((i) => names[i]!), warm.map((i) => shared[i]!));
