@@ -161,8 +161,12 @@ const pick = (col: TaskColumn, sel: Int32Array, count: number): ResultColumn => 
 function passThrough(task: ScanTask): ResultColumn[] {
   if (task.project.length === 0) return [];
   if (narrowed.has(task)) {
-    const all = Int32Array.from({ length: task.length }, (_, i) => i);
-    return task.project.map((name) => gather(task.columns[name]!, all, all.length));
+    // sub-views: views again where `runOf` can rebase them, else copies
+    let all: Int32Array | undefined;
+    return task.project.map((name) => {
+      const col = task.columns[name]!;
+      return runOf(col, 0, task.length) ?? gather(col, (all ??= Int32Array.from({ length: task.length }, (_, i) => i)), task.length);
+    });
   }
   return task.project.map((name) => {
     const c = task.columns[name]!;
