@@ -38,8 +38,9 @@ it('interleaves commits of several processes without losing or double-applying a
       expect(await s.select('proc == 2').count()).toBe(perWriter);
       expect(await s.select('proc == -1').count()).toBe(0);
       expect(await s.select('k < 10 and i < $i and proc > 0', { vars: { i: STEPS - 3 } }).count()).toBe(0);
-      // every file on disk is a committed partition (garbage of the children collected, no orphans)
-      await new Promise((r) => setTimeout(r, 100));
+      // every file on disk is a committed partition (garbage of the children collected, no orphans):
+      // the reads above released their snapshots, which set off a collection; wait for it, not a while
+      await again.idle();
       const ctx = (again as unknown as { ctx: StoreContext }).ctx;
       const referenced = ctx.meta.range<{ file: string }>('p/').map(([, p]) => p.file.split('/').pop());
       const entries = await readdir(join(dir.path, 'parts'), { recursive: true, withFileTypes: true });
