@@ -14,7 +14,7 @@ import { resultData, taskColumn } from '../exec/arrays.js';
 import { gather } from '../exec/gather.js';
 import { survivors } from '../mvcc/deletes.js';
 import { encodePart } from './partition.js';
-import { Claim, type MergeInput, type PartWriteReply, type PartWriteTask, WRITER_NICE, rebuild } from './part-writer.js';
+import { Claim, type MergeInput, type PartWriteReply, type PartWriteTask, WRITER_NICE, rebuild, share } from './part-writer.js';
 
 // only as the writer thread: a module imported on the main thread must not lower the main thread
 if (!isMainThread) lowerPriority();
@@ -31,7 +31,9 @@ export default async function writePartTask(task: PartWriteTask): Promise<PartWr
       size += bytes.length;
     }, () => size);
     writeFileDurably(task.root, task.file, chunks);
-    return { ok: encoded };
+    // copies in fresh shared memory: the caller's cache keeps them; this thread's buffers are dropped
+    const warm = (task.warm ?? []).map((name) => share(columns[schema.fields.findIndex((f) => f.name === name)]!, true));
+    return warm.length > 0 ? { ok: encoded, warm } : { ok: encoded };
   } catch (e) {
     if (!isHaloclineError(e)) throw e;
     const { name: _name, code, ...context } = { ...e };
