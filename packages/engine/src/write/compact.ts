@@ -133,9 +133,13 @@ export async function compactOnce(ctx: StoreContext, name: string, tableId: stri
     const add = written.map((w) => ({ ...w, seq: 'seq' in w && typeof w.seq === 'number' ? w.seq : run[0]!.seq, level: w.level ?? run[0]!.level, run: w.run ?? run[0]!.run }));
     await commit(ctx, name, tableId, { add, remove: run, forwards, baseVersion: snap.record.version, schemaVersion: snap.record.schemaVersion ?? 0 });
     for (const w of warmed) warmColumns(ctx, w.part, w.names, w.columns);
-    // what the writer did not send back is read from the new files
-    const rest = written.filter((p) => !warmed.some((w) => w.part === p));
-    await warmColumnsOf(ctx, rest, warm);
+    // what the writer did not send back (tier merges' partitions, derived box columns) is read from the new files
+    await Promise.all(
+      written.map((p) => {
+        const sent = warmed.find((w) => w.part === p)?.names ?? [];
+        return warmColumnsOf(ctx, [p], warm.filter((n) => !sent.includes(n)));
+      }),
+    );
   } catch (e) {
     // commit removed the new file; the table was dropped or changed underneath (a concurrent delete
     // in the run wins): nothing lost, the next trigger retries

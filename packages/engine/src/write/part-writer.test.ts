@@ -5,7 +5,7 @@ import { Bool, Field, Float64, Int64, Int32, Schema, Utf8, tableFromArrays } fro
 import { describe, expect, it } from 'vitest';
 import type { StoreContext } from '../context.js';
 import { openStore } from '../index.js';
-import { loadColumn } from '../read/load.js';
+import { cacheKey, loadColumn } from '../read/load.js';
 import { liveRows, openSnapshot } from '../read/snapshot.js';
 import { zoneStats } from '../storage/zonemap.js';
 import { tempDir } from '../test-util/tmp.js';
@@ -284,23 +284,30 @@ describe('part writer', () => {
       const ctx = (store as unknown as { ctx: StoreContext }).ctx;
       await t.insert(Array.from({ length: 50 }, (_, i) => row(i)));
       expect(await t.select('v > 0').count()).toBeGreaterThan(0); // readers keep `v` cached
-      const reads: string[] = [];
+      const first = openSnapshot(ctx, 'obs');
+      const box = Object.keys(first.parts[0]!.zones).find((n) => n.startsWith('geom\u0000'))!;
+      await loadColumn(ctx, first.parts[0]!, box); // and a derived box column (which the thread does not send back)
+      first.release();
+      const reads: { path: string; offset: number }[] = [];
       const read = ctx.blobs.read.bind(ctx.blobs);
-      ctx.blobs.read = (path, offset, into) => (reads.push(path), read(path, offset, into));
+      ctx.blobs.read = (path, offset, into) => (reads.push({ path, offset }), read(path, offset, into));
       for (let b = 1; b < 4; b++) await t.insert(Array.from({ length: 50 }, (_, i) => row(b * 50 + i)));
       await store.idle(); // the four deltas merge into one partition
       const snap = openSnapshot(ctx, 'obs');
       try {
         expect(snap.parts).toHaveLength(1);
         const merged = snap.parts[0]!;
+        const readAt = (column: string) => reads.filter((r) => r.path === merged.file && r.offset === merged.segments.find((g) => g.name === column)!.offset);
         expect(ctx.cache.has(`${merged.id}/v`)).toBe(true);
+        expect(readAt('v')).toEqual([]); // sent back by the thread, not read
         expect(ctx.cache.has(`${merged.id}/name`)).toBe(false); // no reader kept it
-        expect(reads.filter((f) => f === merged.file)).toEqual([]);
+        expect(ctx.cache.has(cacheKey(merged, box))).toBe(true); // derived: read back from the new file
+        expect(readAt(box).length).toBeGreaterThan(0);
         // what the cache holds is what the file holds
         const cached = await loadColumn(ctx, merged, 'v');
         ctx.cache.dropPart(merged.id);
         const fromFile = await loadColumn(ctx, merged, 'v', false);
-        expect(reads.filter((f) => f === merged.file).length).toBeGreaterThan(0);
+        expect(readAt('v').length).toBeGreaterThan(0);
         expect(cached.nullCount).toBe(fromFile.nullCount);
         expect([...new Uint8Array(cached.values.buffer, cached.values.byteOffset, cached.values.byteLength)]).toEqual([
           ...new Uint8Array(fromFile.values.buffer, fromFile.values.byteOffset, fromFile.values.byteLength),
