@@ -38,4 +38,24 @@ describe('concatData', () => {
       { numRuns: 60 },
     );
   });
+
+  it.each(layouts.map((l) => [String(l.type), l] as const))('joins %s chunks into dirty buffers from an allocator exactly as into fresh ones', (_name, { type, gen }) => {
+    fc.assert(
+      fc.property(fc.array(fc.array(gen, { maxLength: 40 }), { minLength: 2, maxLength: 4 }), fc.integer({ min: 0, max: 255 }), (parts, junk) => {
+        const chunks = parts.map((values) => vectorFromArray(values, type as never).data[0]!);
+        // reused memory holds whatever the last user left, and may be larger than asked for
+        const taken: number[] = [];
+        const alloc = (bytes: number) => {
+          taken.push(bytes);
+          const b = new SharedArrayBuffer(bytes + 24);
+          new Uint8Array(b).fill(junk);
+          return b;
+        };
+        const out = concatData(type, chunks, alloc);
+        expect([...makeVector(out)]).toEqual([...makeVector(concatData(type, chunks))]);
+        if (chunks.some((c) => c.length > 0) && chunks.filter((c) => c.length > 0).length > 1) expect(taken.length).toBeGreaterThan(0);
+      }),
+      { numRuns: 60 },
+    );
+  });
 });

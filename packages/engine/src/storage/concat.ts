@@ -4,16 +4,18 @@
 // while bitmaps (validity, bool values) keep their buffer and are read at bit `offset + i`.
 import { type Data, type DataType, Type, makeData } from 'apache-arrow';
 
-/** Where a concatenation's buffers come from: `bytes` zeroed bytes (an ArrayBuffer unless told otherwise). */
+/**
+ * Where `concatData` puts its output buffers: at least `bytes` bytes (a pool's may be larger; its
+ * contents may be stale: everything read is written first).
+ */
 export type Alloc = (bytes: number) => ArrayBufferLike;
 
-const plain: Alloc = (bytes) => new ArrayBuffer(bytes);
-
 /**
- * One contiguous chunk holding the rows of `chunks` in order. Reuses a lone offset-0 chunk as is;
- * otherwise its buffers are new, from `alloc` (e.g. SharedArrayBuffers another thread reads in place).
+ * One contiguous chunk holding the rows of `chunks` in order. Reuses a lone offset-0 chunk as is.
+ * Output buffers come from `alloc` when given (e.g. a pool, so a thread merging partitions over and
+ * over reuses its memory), else are fresh.
  */
-export function concatData(type: DataType, all: readonly Data[], alloc: Alloc = plain): Data {
+export function concatData(type: DataType, all: readonly Data[], alloc?: Alloc): Data {
   const chunks = all.filter((c) => c.length > 0);
   if (chunks.length === 1 && chunks[0]!.offset === 0) return chunks[0]!;
   const length = chunks.reduce((n, c) => n + c.length, 0);
@@ -32,10 +34,20 @@ export function concatData(type: DataType, all: readonly Data[], alloc: Alloc = 
   }
 }
 
-function concatFixed(type: DataType, chunks: readonly Data[], length: number, alloc: Alloc): ArrayBufferView {
-  const ctor = type.ArrayType as (new (b: ArrayBufferLike, at: number, n: number) => ArrayBufferView & { set(a: ArrayLike<unknown>, at: number): void }) & { BYTES_PER_ELEMENT: number };
+type Typed = ArrayBufferView & { set(a: ArrayLike<unknown>, at?: number): void; fill(v: number | bigint): unknown };
+
+// `n` elements of `ctor` (typed array class): fresh, or over a buffer from `alloc` (zeroed when `zero`)
+function make(ctor: unknown, n: number, alloc: Alloc | undefined, zero = false): Typed {
+  const C = ctor as { new (n: number): Typed; new (b: ArrayBufferLike, at: number, n: number): Typed; BYTES_PER_ELEMENT: number };
+  if (!alloc) return new C(n);
+  const out = new C(alloc(Math.max(n * C.BYTES_PER_ELEMENT, 8)), 0, n);
+  if (zero) out.fill(C === (BigInt64Array as unknown) ? 0n : 0);
+  return out;
+}
+
+function concatFixed(type: DataType, chunks: readonly Data[], length: number, alloc?: Alloc): ArrayBufferView {
   const stride = (type as { stride?: number }).stride ?? 1;
-  const out = new ctor(alloc(length * stride * ctor.BYTES_PER_ELEMENT), 0, length * stride);
+  const out = make(type.ArrayType, length * stride, alloc);
   let at = 0;
   for (const c of chunks) {
     const v = c.values as unknown as { subarray(a: number, b: number): ArrayLike<unknown> };
@@ -45,8 +57,8 @@ function concatFixed(type: DataType, chunks: readonly Data[], length: number, al
   return out;
 }
 
-function concatBits(chunks: readonly Data[], length: number, bitsOf: (c: Data) => Uint8Array | null | undefined, missingIsSet: boolean, alloc: Alloc): Uint8Array {
-  const out = new Uint8Array(alloc(((length + 63) >> 6) << 3));
+function concatBits(chunks: readonly Data[], length: number, bitsOf: (c: Data) => Uint8Array | null | undefined, missingIsSet: boolean, alloc?: Alloc): Uint8Array {
+  const out = make(Uint8Array, ((length + 63) >> 6) << 3, alloc, true) as Uint8Array;
   let at = 0;
   for (const c of chunks) {
     const bits = bitsOf(c);
@@ -59,11 +71,12 @@ function concatBits(chunks: readonly Data[], length: number, bitsOf: (c: Data) =
   return out;
 }
 
-function concatVariable(chunks: readonly Data[], length: number, large: boolean, alloc: Alloc) {
-  const offsets = large ? new BigInt64Array(alloc((length + 1) * 8)) : new Int32Array(alloc((length + 1) * 4));
+function concatVariable(chunks: readonly Data[], length: number, large: boolean, alloc?: Alloc) {
+  const offsets = make(large ? BigInt64Array : Int32Array, length + 1, alloc) as BigInt64Array | Int32Array;
+  offsets[0] = large ? 0n : 0;
   let total = 0;
   for (const c of chunks) total += Number(c.valueOffsets[c.length]!) - Number(c.valueOffsets[0]!);
-  const data = new Uint8Array(alloc(total));
+  const data = make(Uint8Array, total, alloc) as Uint8Array;
   let row = 0;
   let pos = 0;
   for (const c of chunks) {

@@ -17,6 +17,18 @@ async function store() {
 }
 
 describe('LocalBlobStore', () => {
+  it('removes a file with one unlink; a missing file is no error, a folder is (remove is for files)', async () => {
+    const { blobs } = await store();
+    const w = await blobs.create('parts/t/a.hlp');
+    await w.append(new Uint8Array(10));
+    await w.commit();
+    await blobs.remove('parts/t/a.hlp');
+    expect(await blobs.list('parts')).toEqual([]);
+    await blobs.remove('parts/t/a.hlp'); // already gone
+    await blobs.remove('parts/none/b.hlp'); // never there, nor its folder
+    await expect(blobs.remove('parts/t')).rejects.toThrow();
+  });
+
   it('makes a file visible only on commit, with concurrent appends in order', async () => {
     const { blobs, root } = await store();
     const w = await blobs.create('parts/t/a.hlp');

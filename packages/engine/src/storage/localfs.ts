@@ -52,7 +52,10 @@ export class LocalBlobStore implements BlobStore {
   }
 
   async remove(path: string): Promise<void> {
-    await rm(this.resolve(path), { force: true });
+    // one unlink: `rm` walks the path in JavaScript first (lstat, then unlink), on the calling thread
+    await unlink(this.resolve(path)).catch((e: NodeJS.ErrnoException) => {
+      if (e.code !== 'ENOENT') throw e;
+    });
   }
 
   async removeAll(prefix: string): Promise<void> {

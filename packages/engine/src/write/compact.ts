@@ -1,9 +1,9 @@
 // Background compaction: merges runs of small contiguous partitions into partitions of the target size, dropping deleted rows.
 import type { StoreContext } from '../context.js';
 import { isHaloclineError } from '../errors.js';
-import type { RecordBatch } from 'apache-arrow';
+import type { Data, RecordBatch } from 'apache-arrow';
 import { scanBatches } from '../read/execute.js';
-import { cachedColumns, loadColumn, warmColumnsOf } from '../read/load.js';
+import { cachedColumns, loadColumn, warmColumns, warmColumnsOf } from '../read/load.js';
 import { plan } from '../read/plan.js';
 import { type Snapshot, liveRows, openSnapshot } from '../read/snapshot.js';
 import { concatForwards } from '../mvcc/forward.js';
@@ -108,6 +108,9 @@ export async function compactOnce(ctx: StoreContext, name: string, tableId: stri
   let run: PartRecord[];
   let written: WrittenPart[];
   let forwards: ForwardRecord[];
+  // columns the cache holds for the inputs, and those of them the part writer sent back as written
+  let warm: string[] = [];
+  const warmed: Warmed[] = [];
   try {
     if (snap.record.id !== tableId) return false;
     const live = (p: PartRecord) => liveRows(snap, p);
@@ -116,10 +119,11 @@ export async function compactOnce(ctx: StoreContext, name: string, tableId: stri
     // indexed tables merge by tiers; otherwise (and for rewrites of partitions with many deletes) contiguous runs
     run = tier ? [...tier.inputs] : pickRun(snap.parts, ctx.options.partitionRows, indexed ? Number.POSITIVE_INFINITY : ctx.options.compactRun, live);
     if (run.length === 0) return false;
+    warm = cachedColumns(ctx, run);
     // forwards tell transactions deleting in the inputs meanwhile where each row went
     if (tier) ({ written, forwards } = await writeTier(ctx, snap, tier));
     else {
-      written = await rewrite(ctx, snap, run);
+      written = await rewrite(ctx, snap, run, warm, (w) => warmed.push(w));
       forwards = concatForwards(snap, run, written[0]?.id ?? null);
     }
   } finally {
@@ -127,9 +131,15 @@ export async function compactOnce(ctx: StoreContext, name: string, tableId: stri
   }
   try {
     const add = written.map((w) => ({ ...w, seq: 'seq' in w && typeof w.seq === 'number' ? w.seq : run[0]!.seq, level: w.level ?? run[0]!.level, run: w.run ?? run[0]!.run }));
-    const warm = cachedColumns(ctx, run);
     await commit(ctx, name, tableId, { add, remove: run, forwards, baseVersion: snap.record.version, schemaVersion: snap.record.schemaVersion ?? 0 });
-    await warmColumnsOf(ctx, written, warm);
+    for (const w of warmed) warmColumns(ctx, w.part, w.names, w.columns);
+    // what the writer did not send back (tier merges' partitions, derived box columns) is read from the new files
+    await Promise.all(
+      written.map((p) => {
+        const sent = warmed.find((w) => w.part === p)?.names ?? [];
+        return warmColumnsOf(ctx, [p], warm.filter((n) => !sent.includes(n)));
+      }),
+    );
   } catch (e) {
     // commit removed the new file; the table was dropped or changed underneath (a concurrent delete
     // in the run wins): nothing lost, the next trigger retries
@@ -139,17 +149,28 @@ export async function compactOnce(ctx: StoreContext, name: string, tableId: stri
   return true;
 }
 
+/** Columns of a merged partition the part writer sent back as written, for the cache once committed. */
+interface Warmed {
+  readonly part: WrittenPart;
+  readonly names: readonly string[];
+  readonly columns: readonly Data[];
+}
+
 // the live rows of the run as one partition (none when every row is deleted); rows keep their order,
 // so a single partition sorted by a column stays sorted by it. With a part writer, its thread reads
-// the inputs and drops the deleted rows: the caller's thread only waits.
-async function rewrite(ctx: StoreContext, snap: Snapshot, run: readonly PartRecord[]): Promise<WrittenPart[]> {
+// the inputs and drops the deleted rows: the caller's thread only waits, and gets the `warm` columns
+// back as written (`onWarm`), so it does not read them back from the new file.
+async function rewrite(ctx: StoreContext, snap: Snapshot, run: readonly PartRecord[], warm: readonly string[], onWarm: (w: Warmed) => void): Promise<WrittenPart[]> {
   const schema = snap.schema;
   const order = run.length === 1 && run[0]!.sortedBy !== undefined ? { sortedBy: run[0]!.sortedBy } : {};
   const clean = run.every((p) => !snap.deleted.has(p.id));
   if (!clean && run.every((p) => liveRows(snap, p) === 0)) return [];
   if (ctx.partWriter) {
     const inputs = run.map((p) => ({ ...p, deleted: snap.deleted.get(p.id)?.bits }));
-    return [{ ...(await mergeParts(ctx, ctx.partWriter, snap.record.id, schema, inputs, clean ? mergedZones(run) : undefined)), ...order }];
+    const merged = await mergeParts(ctx, ctx.partWriter, snap.record.id, schema, inputs, clean ? mergedZones(run) : undefined, warm);
+    const part = { ...merged.written, ...order };
+    if (merged.warm.names.length > 0) onWarm({ part, ...merged.warm });
+    return [part];
   }
   if (clean) {
     const columns = await Promise.all(

@@ -14,16 +14,32 @@ import { resultData, taskColumn } from '../exec/arrays.js';
 import { gather } from '../exec/gather.js';
 import { survivors } from '../mvcc/deletes.js';
 import { encodePart } from './partition.js';
-import { Claim, type MergeInput, type PartWriteReply, type PartWriteTask, WRITER_NICE, rebuild } from './part-writer.js';
+import { SharedPool } from './shared-pool.js';
+import { Claim, type MergeInput, type PartWriteReply, type PartWriteTask, WRITER_NICE, rebuild, share } from './part-writer.js';
 
 // only as the writer thread: a module imported on the main thread must not lower the main thread
 if (!isMainThread) lowerPriority();
 
+/**
+ * The memory a merge reads its inputs into and joins them in, reused from merge to merge: without
+ * it each merge allocated its inputs' and its result's bytes afresh (tens of MB), and that external
+ * memory set off a full GC of this thread's isolate several times a second, whose concurrent
+ * marking and sweeping run on V8's platform threads at normal priority (docs/architecture.md).
+ */
+export const mergeBuffers = new SharedPool({ maxBytes: 128 << 20, idleMs: 10_000 });
+
 export default async function writePartTask(task: PartWriteTask): Promise<PartWriteReply> {
   if (task.claim && !Claim.start(task.claim)) return { cancelled: true };
+  // what this task took from `mergeBuffers`: given back once the file is written (and the warm copies made)
+  const leased: SharedArrayBuffer[] = [];
+  const alloc = (bytes: number): SharedArrayBuffer => {
+    const b = mergeBuffers.acquire(bytes);
+    leased.push(b);
+    return b;
+  };
   try {
     const schema = schemaOf(task.schema);
-    const columns = task.columns ? task.columns.map((c, i) => rebuild(schema.fields[i]!.type, c)) : merged(task.root, schema, task.inputs ?? []);
+    const columns = task.columns ? task.columns.map((c, i) => rebuild(schema.fields[i]!.type, c)) : merged(task.root, schema, task.inputs ?? [], alloc);
     const chunks: Uint8Array[] = [];
     let size = 0;
     const encoded = await encodePart(task.id, schema, columns, task.known, (bytes) => {
@@ -31,16 +47,21 @@ export default async function writePartTask(task: PartWriteTask): Promise<PartWr
       size += bytes.length;
     }, () => size);
     writeFileDurably(task.root, task.file, chunks);
-    return { ok: encoded };
+    // copies in fresh shared memory: the caller's cache keeps them; this thread's buffers are dropped
+    const warm = (task.warm ?? []).map((name) => share(columns[schema.fields.findIndex((f) => f.name === name)]!, true));
+    return warm.length > 0 ? { ok: encoded, warm } : { ok: encoded };
   } catch (e) {
     if (!isHaloclineError(e)) throw e;
     const { name: _name, code, ...context } = { ...e };
     return { error: { code, message: e.message, context } };
+  } finally {
+    for (const b of leased) mergeBuffers.release(b);
   }
 }
 
 // the live rows of the inputs' columns joined in order, read with synchronous calls on this thread
-function merged(root: string, schema: Schema, inputs: readonly MergeInput[]): Data[] {
+// into buffers from `alloc`, joined into buffers from `alloc`
+function merged(root: string, schema: Schema, inputs: readonly MergeInput[], alloc: (bytes: number) => SharedArrayBuffer): Data[] {
   const read: { p: MergeInput; fd: number }[] = [];
   try {
     for (const p of inputs) read.push({ p, fd: openInput(root, p.file) });
@@ -53,11 +74,12 @@ function merged(root: string, schema: Schema, inputs: readonly MergeInput[]): Da
         read.map(({ p, fd }) => {
           const seg = p.segments.find((s) => s.name === f.name);
           if (!seg) throw new HaloclineError('Corrupt', `partition file ${p.file} has no column "${f.name}"`, { column: f.name, path: p.file });
-          const data = decodeSegment(readAt(fd, seg.offset, seg.length, p.file), p.file);
+          const data = decodeSegment(readAt(fd, seg.offset, seg.length, p.file, alloc), p.file);
           if (data.length !== p.rows) throw new HaloclineError('Corrupt', `${p.file}: column "${f.name}" has ${data.length} rows, expected ${p.rows}`, { path: p.file });
           const keep = live.get(p);
           return keep ? resultData(f.type, keep.length, gather(taskColumn(data), keep, keep.length)) : data;
         }),
+        alloc,
       ),
     );
   } finally {
@@ -73,8 +95,8 @@ function openInput(root: string, file: string): number {
   }
 }
 
-function readAt(fd: number, offset: number, length: number, file: string): Uint8Array {
-  const out = new Uint8Array(length);
+function readAt(fd: number, offset: number, length: number, file: string, alloc?: (bytes: number) => SharedArrayBuffer): Uint8Array {
+  const out = alloc ? new Uint8Array(alloc(length), 0, length) : new Uint8Array(length);
   for (let done = 0; done < length; ) {
     const n = readSync(fd, out, done, length - done, offset + done);
     if (n === 0) throw new HaloclineError('Corrupt', `partition file ${file} is truncated at ${offset + done}`, { path: file });

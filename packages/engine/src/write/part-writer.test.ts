@@ -5,7 +5,7 @@ import { Bool, Field, Float64, Int64, Int32, Schema, Utf8, tableFromArrays } fro
 import { describe, expect, it } from 'vitest';
 import type { StoreContext } from '../context.js';
 import { openStore } from '../index.js';
-import { loadColumn } from '../read/load.js';
+import { cacheKey, loadColumn } from '../read/load.js';
 import { liveRows, openSnapshot } from '../read/snapshot.js';
 import { zoneStats } from '../storage/zonemap.js';
 import { tempDir } from '../test-util/tmp.js';
@@ -240,6 +240,82 @@ describe('part writer', () => {
       } finally {
         snap.release();
       }
+    } finally {
+      await store.close();
+      await dir.remove();
+    }
+  });
+
+  it('merges that reuse the thread\'s pooled buffers (dirty, of other sizes) read back every row', async () => {
+    const dir = await tempDir();
+    const store = await openStore({ path: dir.path, workers: 1, partitionRows: 400, compactRun: 2, inlineRows: 1 });
+    try {
+      const t = store.table('obs');
+      await t.create(schema);
+      // deltas of changing sizes, merged again and again: each merge reads and joins in buffers an earlier one left dirty
+      let id = 0;
+      for (const n of [30, 30, 70, 70, 25, 25, 90, 90, 40, 40, 60, 60]) {
+        await t.insert(Array.from({ length: n }, () => row(id++)));
+        if (n % 3 === 0) await store.idle();
+      }
+      await t.transaction((tx) => tx.delete('id % 11 == 0')); // rewrites drop rows through the same buffers
+      await store.idle();
+      const ctx = (store as unknown as { ctx: StoreContext }).ctx;
+      const snap = openSnapshot(ctx, 'obs');
+      try {
+        expect(snap.parts.length).toBeLessThan(12);
+      } finally {
+        snap.release();
+      }
+      const expected = Array.from({ length: id }, (_, i) => i).filter((i) => i % 11 !== 0);
+      expect((await rows(t)).sort()).toEqual(expected.map((i) => JSON.stringify(row(i), (_k, v) => (typeof v === 'bigint' ? `${v}n` : Number.isNaN(v) ? 'NaN' : v))).sort());
+    } finally {
+      await store.close();
+      await dir.remove();
+    }
+  }, 30_000);
+
+  it('puts the columns the cache held for a merge\'s inputs in the cache as the thread wrote them, without reading the new file', async () => {
+    const dir = await tempDir();
+    const store = await openStore({ path: dir.path, workers: 1, compactRun: 4 });
+    try {
+      const t = store.table('obs');
+      await t.create(schema);
+      const ctx = (store as unknown as { ctx: StoreContext }).ctx;
+      await t.insert(Array.from({ length: 50 }, (_, i) => row(i)));
+      expect(await t.select('v > 0').count()).toBeGreaterThan(0); // readers keep `v` cached
+      const first = openSnapshot(ctx, 'obs');
+      const box = Object.keys(first.parts[0]!.zones).find((n) => n.startsWith('geom\u0000'))!;
+      await loadColumn(ctx, first.parts[0]!, box); // and a derived box column (which the thread does not send back)
+      first.release();
+      const reads: { path: string; offset: number }[] = [];
+      const read = ctx.blobs.read.bind(ctx.blobs);
+      ctx.blobs.read = (path, offset, into) => (reads.push({ path, offset }), read(path, offset, into));
+      for (let b = 1; b < 4; b++) await t.insert(Array.from({ length: 50 }, (_, i) => row(b * 50 + i)));
+      await store.idle(); // the four deltas merge into one partition
+      const snap = openSnapshot(ctx, 'obs');
+      try {
+        expect(snap.parts).toHaveLength(1);
+        const merged = snap.parts[0]!;
+        const readAt = (column: string) => reads.filter((r) => r.path === merged.file && r.offset === merged.segments.find((g) => g.name === column)!.offset);
+        expect(ctx.cache.has(`${merged.id}/v`)).toBe(true);
+        expect(readAt('v')).toEqual([]); // sent back by the thread, not read
+        expect(ctx.cache.has(`${merged.id}/name`)).toBe(false); // no reader kept it
+        expect(ctx.cache.has(cacheKey(merged, box))).toBe(true); // derived: read back from the new file
+        expect(readAt(box).length).toBeGreaterThan(0);
+        // what the cache holds is what the file holds
+        const cached = await loadColumn(ctx, merged, 'v');
+        ctx.cache.dropPart(merged.id);
+        const fromFile = await loadColumn(ctx, merged, 'v', false);
+        expect(readAt('v').length).toBeGreaterThan(0);
+        expect(cached.nullCount).toBe(fromFile.nullCount);
+        expect([...new Uint8Array(cached.values.buffer, cached.values.byteOffset, cached.values.byteLength)]).toEqual([
+          ...new Uint8Array(fromFile.values.buffer, fromFile.values.byteOffset, fromFile.values.byteLength),
+        ]);
+      } finally {
+        snap.release();
+      }
+      expect(await t.select('v > 0').count()).toBe(Array.from({ length: 200 }, (_, i) => row(i).v).filter((v) => v !== null && v > 0).length);
     } finally {
       await store.close();
       await dir.remove();

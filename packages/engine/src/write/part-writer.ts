@@ -11,8 +11,11 @@ import type { PartRecord } from '../storage/records.js';
 import type { EncodedPart } from './partition.js';
 import { SharedPool } from './shared-pool.js';
 
-/** Nice value of the writer thread: scans (nice 0) get about nine tenths of a core it contends for. */
-export const WRITER_NICE = 10;
+/**
+ * Nice value of the writer thread, the lowest priority there is: a scan thread (nice 0, CFS weight
+ * 1024) gets about 98.5% of a core it contends for with it (weight 15); an idle core it takes whole.
+ */
+export const WRITER_NICE = 19;
 
 /** What the part writer thread gets: a column chunk's buffers in shared memory (never transferred). */
 export interface SharedData {
@@ -33,6 +36,11 @@ export interface PartWriteTask {
   readonly columns?: readonly SharedData[];
   readonly inputs?: readonly MergeInput[];
   readonly known?: Readonly<Record<string, ZoneStats>>;
+  /**
+   * Columns (by name) to send back in shared memory as written (a merge's result): the caller puts
+   * them in the column cache instead of reading them back from the new file on its own thread.
+   */
+  readonly warm?: readonly string[];
   /** A claim on the write (see `Claim`): the thread writes only if the caller has not cancelled it first. */
   readonly claim?: Int32Array;
 }
@@ -59,8 +67,8 @@ export const Claim = {
  */
 export type MergeInput = Pick<PartRecord, 'file' | 'rows' | 'segments'> & { readonly deleted?: Uint8Array };
 
-/** The writer thread's answer: the file's layout, or an engine error as plain data. */
-export type PartWriteReply = { ok: EncodedPart } | { error: { code: string; message: string; context: Record<string, unknown> } } | { cancelled: true };
+/** The writer thread's answer: the file's layout (and the `warm` columns asked for), or an engine error as plain data. */
+export type PartWriteReply = { ok: EncodedPart; warm?: readonly SharedData[] } | { error: { code: string; message: string; context: Record<string, unknown> } } | { cancelled: true };
 
 /** Writes partition files on one worker thread below normal priority. */
 export class PartWriter {
@@ -94,7 +102,7 @@ export class PartWriter {
     try {
       const columns = part.columns.map((c) => share(c, false, alloc));
       const task = { root: this.root, id: part.id, file: part.file, schema: this.schemaBytes(part.schema), columns, ...(part.known ? { known: part.known } : {}) };
-      return await this.run(part.claim ? { ...task, claim: part.claim } : task);
+      return (await this.run(part.claim ? { ...task, claim: part.claim } : task)).part;
     } finally {
       // the task has ended (resolved, or rejected when the thread died): nothing reads them any more
       for (const b of leased) this.buffers.release(b);
@@ -105,14 +113,25 @@ export class PartWriter {
    * Writes the live rows of partitions, in order, as one partition file: the thread reads, drops
    * each input's deleted rows, joins, encodes and writes them (compaction merges and rewrites).
    */
-  async merge(part: { id: string; file: string; schema: Schema; inputs: readonly MergeInput[]; known?: Readonly<Record<string, ZoneStats>> }): Promise<EncodedPart> {
+  async merge(part: {
+    id: string;
+    file: string;
+    schema: Schema;
+    inputs: readonly MergeInput[];
+    known?: Readonly<Record<string, ZoneStats>>;
+    warm?: readonly string[];
+  }): Promise<{ part: EncodedPart; warm: Data[] }> {
     const inputs = part.inputs.map(({ file, rows, segments, deleted }) => ({ file, rows, segments, ...(deleted ? { deleted } : {}) }));
-    return this.run({ root: this.root, id: part.id, file: part.file, schema: this.schemaBytes(part.schema), inputs, ...(part.known ? { known: part.known } : {}) });
+    const warm = (part.warm ?? []).filter((n) => part.schema.fields.some((f) => f.name === n));
+    const task = { root: this.root, id: part.id, file: part.file, schema: this.schemaBytes(part.schema), inputs, ...(part.known ? { known: part.known } : {}) };
+    const { part: encoded, warm: shared } = await this.run(warm.length > 0 ? { ...task, warm } : task);
+    const types = warm.map((n) => part.schema.fields.find((f) => f.name === n)!.type);
+    return { part: encoded, warm: shared.map((s, i) => rebuild(types[i]!, s)) };
   }
 
-  private async run(task: PartWriteTask): Promise<EncodedPart> {
+  private async run(task: PartWriteTask): Promise<{ part: EncodedPart; warm: readonly SharedData[] }> {
     const reply = (await this.pool.run(task)) as PartWriteReply;
-    if ('ok' in reply) return reply.ok;
+    if ('ok' in reply) return { part: reply.ok, warm: reply.warm ?? [] };
     if ('cancelled' in reply) throw new HaloclineError('Closed', `the write of partition ${task.id} was cancelled before it started`, { path: task.file });
     const { code, message, context } = reply.error;
     throw new HaloclineError(code as ErrorCode, message, context);

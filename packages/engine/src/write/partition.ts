@@ -116,12 +116,23 @@ export async function writePart(
 /**
  * Writes the live rows of partitions `parts` (each without the rows its `deleted` bitmap marks), in
  * order, as one partition file on the part writer thread (which reads them itself); `known` zone
- * maps (merged from the inputs' when no row is dropped) are used instead of a pass.
+ * maps (merged from the inputs' when no row is dropped) are used instead of a pass. The columns
+ * named in `warm` come back as written, in shared memory (`warm`, in that order), for the cache.
  */
-export async function mergeParts(ctx: StoreContext, writer: PartWriter, table: string, schema: Schema, parts: readonly MergeInput[], known?: Readonly<Record<string, ZoneStats>>): Promise<WrittenPart> {
+export async function mergeParts(
+  ctx: StoreContext,
+  writer: PartWriter,
+  table: string,
+  schema: Schema,
+  parts: readonly MergeInput[],
+  known?: Readonly<Record<string, ZoneStats>>,
+  warm: readonly string[] = [],
+): Promise<{ written: WrittenPart; warm: { names: string[]; columns: Data[] } }> {
   const id = newPartId(ctx);
   const file = partFile(table, id);
-  return { table, file, ...(await writer.merge({ id, file, schema, inputs: parts, known })) };
+  const names = warm.filter((n) => schema.fields.some((f) => f.name === n));
+  const merged = await writer.merge({ id, file, schema, inputs: parts, known, warm: names });
+  return { written: { table, file, ...merged.part }, warm: { names, columns: merged.warm } };
 }
 
 /** A new partition id: unique, and carries this process's token (a file of a live writer is no orphan). */
