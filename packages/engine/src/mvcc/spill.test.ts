@@ -41,6 +41,32 @@ async function spillingStore(): Promise<{ store: Store; files: () => Promise<str
 const ids = async (store: Store, filter?: string) => ((await store.table('t').select(filter).all()).map((r) => r.id as number)).sort((a, b) => a - b);
 const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i);
 
+type PartWrite = Parameters<NonNullable<StoreContext['partWriter']>['write']>[0];
+
+/**
+ * Wraps the store's part writer: every write is recorded (its row count in `asked`) and shown to
+ * `hold` (with its index), and waits for `release()` when `hold` says so; `release` also unwraps.
+ */
+function interceptWrites(store: Store, hold: (part: PartWrite, k: number) => boolean): { asked: number[]; release: () => void } {
+  const writer = (store as unknown as { ctx: StoreContext }).ctx.partWriter!;
+  const write = writer.write.bind(writer);
+  let open = () => {};
+  const held = new Promise<void>((r) => (open = r));
+  const asked: number[] = [];
+  writer.write = async (part) => {
+    asked.push(part.columns[0]!.length);
+    if (hold(part, asked.length - 1)) await held;
+    return write(part);
+  };
+  return {
+    asked,
+    release: () => {
+      open();
+      writer.write = write;
+    },
+  };
+}
+
 describe('transaction spills', () => {
   it('writes inserted rows before commit, invisible to others, and commits those files', async () => {
     const { store, files, check } = await spillingStore();
@@ -123,16 +149,8 @@ describe('transaction spills', () => {
       await store.close();
       await dir.remove();
     });
-    const writer = (store as unknown as { ctx: StoreContext }).ctx.partWriter!;
-    const write = writer.write.bind(writer);
-    let release = () => {};
-    const held = new Promise<void>((r) => (release = r));
-    const asked: number[] = [];
-    writer.write = async (part) => {
-      asked.push(part.columns[0]!.length);
-      if (hold) await held; // the thread gets to it only after this thread is done: taken back (Claim)
-      return write(part);
-    };
+    // held: the thread gets to the write only after this thread is done (taken back, Claim)
+    const { asked, release } = interceptWrites(store, () => hold);
     const t = store.table('t');
     await t.create(schema);
     const n = 20_000;
@@ -141,7 +159,6 @@ describe('transaction spills', () => {
       await tx.insert(rows(5000, n));
     });
     release();
-    writer.write = write;
     await store.idle();
     expect(asked).toEqual([n / 2]); // half for the part writer (which of the two threads wrote it depends on timing)
     expect((await t.select().all()).map((r) => r.id)).toEqual(range(0, n)); // two files, in order
@@ -154,18 +171,11 @@ describe('transaction spills', () => {
 describe('spills in chunks', () => {
   it('queues spills of spillRows rows (growing with what was spilled), and commit takes back those the thread has not started', async () => {
     const { store, files, check } = await spillingStore();
-    const writer = (store as unknown as { ctx: StoreContext }).ctx.partWriter!;
-    const write = writer.write.bind(writer);
-    let release = () => {};
-    const held = new Promise<void>((r) => (release = r));
-    const asked: number[] = [];
     // the thread is busy until released; it starts the first spill only (claims it), the others stay queued
-    writer.write = async (part) => {
-      asked.push(part.columns[0]!.length);
-      if (asked.length === 1) expect(Claim.start(part.claim!)).toBe(true);
-      await held;
-      return write(part);
-    };
+    const { asked, release } = interceptWrites(store, (part, k) => {
+      if (k === 0) expect(Claim.start(part.claim!)).toBe(true);
+      return true;
+    });
     const t = store.table('t');
     await t.transaction(async (tx) => {
       for (let i = 0; i < 13; i++) await tx.insert(rows(50 * i, 50 * (i + 1))); // 650 rows
@@ -174,7 +184,6 @@ describe('spills in chunks', () => {
     expect(asked).toEqual([100, 100, 100, 100, 100, 125]);
     expect((await t.select().all()).map((r) => r.id)).toEqual(range(0, 650)); // committed without the thread, in order
     release();
-    writer.write = write;
     await store.idle();
     expect((await t.select().all()).map((r) => r.id)).toEqual(range(0, 650));
     // the five spills taken back were written with the tail as one file; the first (written twice) left one copy
