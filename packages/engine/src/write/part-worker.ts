@@ -1,5 +1,5 @@
 // Piscina worker entry of the part writer: lowers its own thread's priority, then encodes partition
-// files and writes them with synchronous calls (the work stays on this thread, at its priority).
+// files (reading, joining and k-d splitting the inputs of merges) and writes them with synchronous calls (the work stays on this thread, at its priority).
 import { closeSync, openSync, readSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { setPriority } from 'node:os';
