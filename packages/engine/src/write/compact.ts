@@ -121,7 +121,7 @@ export async function compactOnce(ctx: StoreContext, name: string, tableId: stri
     if (run.length === 0) return false;
     warm = cachedColumns(ctx, run);
     // forwards tell transactions deleting in the inputs meanwhile where each row went
-    if (tier) ({ written, forwards } = await writeTier(ctx, snap, tier));
+    if (tier) ({ written, forwards } = await writeTier(ctx, snap, tier, warm, (w) => warmed.push(w)));
     else {
       written = await rewrite(ctx, snap, run, warm, (w) => warmed.push(w));
       forwards = concatForwards(snap, run, written[0]?.id ?? null);
@@ -133,7 +133,7 @@ export async function compactOnce(ctx: StoreContext, name: string, tableId: stri
     const add = written.map((w) => ({ ...w, seq: 'seq' in w && typeof w.seq === 'number' ? w.seq : run[0]!.seq, level: w.level ?? run[0]!.level, run: w.run ?? run[0]!.run }));
     await commit(ctx, name, tableId, { add, remove: run, forwards, baseVersion: snap.record.version, schemaVersion: snap.record.schemaVersion ?? 0 });
     for (const w of warmed) warmColumns(ctx, w.part, w.names, w.columns);
-    // what the writer did not send back (tier merges' partitions, derived box columns) is read from the new files
+    // what the writer did not send back (inline tier merges' partitions, derived box columns) is read from the new files
     await Promise.all(
       written.map((p) => {
         const sent = warmed.find((w) => w.part === p)?.names ?? [];

@@ -58,10 +58,20 @@ function splitOnce(keys: readonly Float64Array[], spans: readonly number[], rows
     for (let j = 0; j < rows.length; j++) sorted[j] = k[rows[j]!]!;
     sorted.sort(); // NaN (no key) last
     const median = sorted[half]!;
-    const left: number[] = [];
-    const right: number[] = [];
-    for (const r of rows) (k[r]! < median ? left : right).push(r);
-    if (left.length > 0 && right.length > 0) return [Int32Array.from(left), Int32Array.from(right)];
+    // counted first, then written straight into the two halves (no growing arrays of boxed rows)
+    let below = 0;
+    for (let j = 0; j < rows.length; j++) if (k[rows[j]!]! < median) below++;
+    if (below > 0 && below < rows.length) {
+      const left = new Int32Array(below);
+      const right = new Int32Array(rows.length - below);
+      let [l, r] = [0, 0];
+      for (let j = 0; j < rows.length; j++) {
+        const row = rows[j]!;
+        if (k[row]! < median) left[l++] = row;
+        else right[r++] = row;
+      }
+      return [left, right];
+    }
   }
   return [rows.slice(0, half), rows.slice(half)];
 }

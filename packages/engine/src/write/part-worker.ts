@@ -1,5 +1,5 @@
 // Piscina worker entry of the part writer: lowers its own thread's priority, then encodes partition
-// files and writes them with synchronous calls (the work stays on this thread, at its priority).
+// files (reading, joining and k-d splitting the inputs of merges) and writes them with synchronous calls (the work stays on this thread, at its priority).
 import { closeSync, openSync, readSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { setPriority } from 'node:os';
@@ -15,7 +15,8 @@ import { gather } from '../exec/gather.js';
 import { survivors } from '../mvcc/deletes.js';
 import { encodePart } from './partition.js';
 import { SharedPool } from './shared-pool.js';
-import { Claim, type MergeInput, type PartWriteReply, type PartWriteTask, WRITER_NICE, rebuild, share } from './part-writer.js';
+import { Claim, type MergeInput, type PartWriteReply, type PartWriteTask, type TierWriteReply, WRITER_NICE, rebuild, share } from './part-writer.js';
+import { type TierWriteTask, writeLeaves } from './tier-task.js';
 
 // only as the writer thread: a module imported on the main thread must not lower the main thread
 if (!isMainThread) lowerPriority();
@@ -28,8 +29,8 @@ if (!isMainThread) lowerPriority();
  */
 export const mergeBuffers = new SharedPool({ maxBytes: 128 << 20, idleMs: 10_000 });
 
-export default async function writePartTask(task: PartWriteTask): Promise<PartWriteReply> {
-  if (task.claim && !Claim.start(task.claim)) return { cancelled: true };
+export default async function writePartTask(task: PartWriteTask | TierWriteTask): Promise<PartWriteReply | TierWriteReply> {
+  if ('claim' in task && task.claim && !Claim.start(task.claim)) return { cancelled: true };
   // what this task took from `mergeBuffers`: given back once the file is written (and the warm copies made)
   const leased: SharedArrayBuffer[] = [];
   const alloc = (bytes: number): SharedArrayBuffer => {
@@ -39,6 +40,8 @@ export default async function writePartTask(task: PartWriteTask): Promise<PartWr
   };
   try {
     const schema = schemaOf(task.schema);
+    // a tier merge: read and joined like a merge, then split into leaves written one by one (tier-task.ts)
+    if ('split' in task) return { tier: await writeLeaves(task, schema, merged(task.root, schema, task.inputs, alloc)) };
     const columns = task.columns ? task.columns.map((c, i) => rebuild(schema.fields[i]!.type, c)) : merged(task.root, schema, task.inputs ?? [], alloc);
     const chunks: Uint8Array[] = [];
     let size = 0;

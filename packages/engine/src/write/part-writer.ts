@@ -10,6 +10,8 @@ import { encodeSchema } from '../schema/serialize.js';
 import type { PartRecord } from '../storage/records.js';
 import type { EncodedPart } from './partition.js';
 import { SharedPool } from './shared-pool.js';
+import type { TierSplit } from './tier-split.js';
+import type { TierWritten } from './tier-task.js';
 
 /**
  * Nice value of the writer thread, the lowest priority there is: a scan thread (nice 0, CFS weight
@@ -66,6 +68,9 @@ export const Claim = {
  * deletion bitmap over its rows, in shared memory), if any.
  */
 export type MergeInput = Pick<PartRecord, 'file' | 'rows' | 'segments'> & { readonly deleted?: Uint8Array };
+
+/** The writer thread's answer to a tier merge: the leaves it wrote (`tier-task.ts`), or an error as for `PartWriteReply`. */
+export type TierWriteReply = { tier: TierWritten } | Exclude<PartWriteReply, { ok: EncodedPart }>;
 
 /** The writer thread's answer: the file's layout (and the `warm` columns asked for), or an engine error as plain data. */
 export type PartWriteReply = { ok: EncodedPart; warm?: readonly SharedData[] } | { error: { code: string; message: string; context: Record<string, unknown> } } | { cancelled: true };
@@ -129,12 +134,37 @@ export class PartWriter {
     return { part: encoded, warm: shared.map((s, i) => rebuild(types[i]!, s)) };
   }
 
+  /**
+   * A tier merge, whole on the thread: it reads the inputs, drops their deleted rows, joins them,
+   * splits them into leaves of partition files of `table` (`tier-split.ts`) and writes each
+   * durably; when one fails it removes the others and the merge fails. Back come each leaf's file,
+   * its merged rows and positions (for `splitForwards`), and its `warm` columns as written.
+   */
+  async tier(task: {
+    table: string;
+    token: string;
+    schema: Schema;
+    inputs: readonly MergeInput[];
+    split: TierSplit;
+    warm?: readonly string[];
+  }): Promise<{ parts: (EncodedPart & { file: string })[]; leaves: Int32Array[]; at?: Uint32Array; sortedBy?: string; warm: { names: string[]; columns: Data[][] } }> {
+    const inputs = task.inputs.map(({ file, rows, segments, deleted }) => ({ file, rows, segments, ...(deleted ? { deleted } : {}) }));
+    const names = (task.warm ?? []).filter((n) => task.schema.fields.some((f) => f.name === n));
+    const sent = { root: this.root, table: task.table, token: task.token, schema: this.schemaBytes(task.schema), inputs, split: task.split, ...(names.length > 0 ? { warm: names } : {}) };
+    const reply = (await this.pool.run(sent)) as TierWriteReply;
+    if (!('tier' in reply)) throw failure(reply, task.table);
+    const { parts, rows, at, sortedBy, warm } = reply.tier;
+    let offset = 0;
+    const leaves = parts.map((p) => rows.subarray(offset, (offset += p.rows)));
+    const types = names.map((n) => task.schema.fields.find((f) => f.name === n)!.type);
+    const columns = (warm ?? []).map((leaf) => leaf.map((s, i) => rebuild(types[i]!, s)));
+    return { parts, leaves, ...(at ? { at } : {}), ...(sortedBy ? { sortedBy } : {}), warm: { names: warm ? names : [], columns } };
+  }
+
   private async run(task: PartWriteTask): Promise<{ part: EncodedPart; warm: readonly SharedData[] }> {
     const reply = (await this.pool.run(task)) as PartWriteReply;
     if ('ok' in reply) return { part: reply.ok, warm: reply.warm ?? [] };
-    if ('cancelled' in reply) throw new HaloclineError('Closed', `the write of partition ${task.id} was cancelled before it started`, { path: task.file });
-    const { code, message, context } = reply.error;
-    throw new HaloclineError(code as ErrorCode, message, context);
+    throw failure(reply, task.id, task.file);
   }
 
   private schemaBytes(schema: Schema): Uint8Array {
@@ -170,6 +200,13 @@ export function sharedData(data: Data, copy = false): Data {
 export function rebuild(type: DataType, s: SharedData): Data {
   const children = s.children.map((c, i) => rebuild(type.children[i]!.type, c));
   return new Data(type, s.offset, s.length, s.nullCount, s.buffers as never, children);
+}
+
+// the error of a write the thread did not do
+function failure(reply: Exclude<PartWriteReply, { ok: EncodedPart }>, id: string, file?: string): HaloclineError {
+  if ('cancelled' in reply) return new HaloclineError('Closed', `the write of partition ${id} was cancelled before it started`, file ? { path: file } : {});
+  const { code, message, context } = reply.error;
+  return new HaloclineError(code as ErrorCode, message, context);
 }
 
 function shareable(data: Data): boolean {

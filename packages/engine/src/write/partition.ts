@@ -136,7 +136,10 @@ export async function mergeParts(
 }
 
 /** A new partition id: unique, and carries this process's token (a file of a live writer is no orphan). */
-export const newPartId = (ctx: StoreContext): string => `${Date.now().toString(36)}-${ctx.token}-${randomBytes(4).toString('hex')}`;
+export const newPartId = (ctx: StoreContext): string => partIdOf(ctx.token);
+
+/** A new partition id of the process with writer token `token` (on the part writer thread, which has no context). */
+export const partIdOf = (token: string): string => `${Date.now().toString(36)}-${token}-${randomBytes(4).toString('hex')}`;
 
 /** A partition file's layout and zone maps, as `encodePart` made them. */
 export type EncodedPart = Pick<PartRecord, 'id' | 'rows' | 'bytes' | 'segments' | 'zones'>;

@@ -1,17 +1,17 @@
 // Dynamic partitioning of tables with indexed columns: deltas merge into k-d split runs, runs merge tier by tier.
 import { randomBytes } from 'node:crypto';
-import type { RecordBatch } from 'apache-arrow';
+import type { Data, RecordBatch } from 'apache-arrow';
 import type { StoreContext } from '../context.js';
 import { scanBatches } from '../read/execute.js';
 import { plan } from '../read/plan.js';
 import type { Snapshot } from '../read/snapshot.js';
 import { concatForwards, splitForwards } from '../mvcc/forward.js';
 import type { ForwardRecord, PartRecord } from '../storage/records.js';
-import { kdSplit, takeRows } from './kd-split.js';
+import { takeRows } from './kd-split.js';
+import type { PartWriter } from './part-writer.js';
 import { type WrittenPart, removeParts, sliceColumns, writePart } from './partition.js';
 import { splitColumns } from './split-key.js';
-import { taskColumn } from '../exec/arrays.js';
-import { searchable } from '../exec/narrow.js';
+import { type TierLeaves, type TierSplit, tierLeaves } from './tier-split.js';
 
 /** Runs of one tier merged together into the next tier. */
 export const FANOUT = 4;
@@ -61,111 +61,74 @@ export interface TierWrite {
   readonly forwards: ForwardRecord[];
 }
 
+/** Columns of a partition the merge wrote, as written, for the cache once the merge is committed. */
+export interface TierWarm {
+  readonly part: WrittenPart;
+  readonly names: readonly string[];
+  readonly columns: readonly Data[];
+}
+
 /**
  * Writes the live rows of `inputs` as partitions of at most `leafRows` rows, split k-d style
  * over the indexed columns' keys, tagged with `level` and one new run id, each leaf's rows ordered by
  * the first indexed column with one key a scan can binary-search (`sortedBy`). Removes them on failure.
+ * With a part writer, all of it (reading, joining, splitting, sorting, gathering, encoding, writing)
+ * runs on its thread, which sends back the columns named in `warm` as written (`onWarm`); this
+ * thread only computes the forwards. Without, the same steps run here.
  */
-export async function writeTier(ctx: StoreContext, snap: Snapshot, pick: TierPick): Promise<TierWrite> {
+export async function writeTier(ctx: StoreContext, snap: Snapshot, pick: TierPick, warm: readonly string[] = [], onWarm?: (w: TierWarm) => void): Promise<TierWrite> {
+  const schema = snap.schema;
+  const split: TierSplit = {
+    leafRows: leafRows(ctx.options.partitionRows),
+    spans: Object.fromEntries(splitColumns(schema.fields).map((c) => [c.name, tableSpread(snap, c.name)])),
+  };
+  const made = ctx.partWriter ? await onThread(ctx, ctx.partWriter, snap, pick, split, warm) : await inline(ctx, snap, pick, split);
+  if (made.parts.length === 0) return { written: [], forwards: concatForwards(snap, pick.inputs, null) };
+  const run = randomBytes(6).toString('hex');
+  const seq = Math.min(...pick.inputs.map((p) => p.seq));
+  const order = made.sortedBy !== undefined ? { sortedBy: made.sortedBy } : {};
+  const written = made.parts.map((part, i) => ({ ...part, level: pick.level, run, seq: seq + i / made.parts.length, ...order }));
+  if (onWarm) written.forEach((part, i) => made.warm[i] && onWarm({ part, names: made.names, columns: made.warm[i] }));
+  const forwards = splitForwards(snap, pick.inputs, written.map((w) => w.id), made.leaves, made.at);
+  return { written, forwards };
+}
+
+// the leaves a tier merge wrote, in leaf order, and their rows (`TierLeaves`)
+interface Made extends TierLeaves {
+  readonly parts: WrittenPart[];
+  readonly names: readonly string[];
+  readonly warm: readonly (readonly Data[])[];
+}
+
+// on the part writer thread: it reads the inputs itself and drops their deleted rows
+async function onThread(ctx: StoreContext, writer: PartWriter, snap: Snapshot, pick: TierPick, split: TierSplit, warm: readonly string[]): Promise<Made> {
+  const table = snap.record.id;
+  const inputs = pick.inputs.map((p) => ({ ...p, deleted: snap.deleted.get(p.id)?.bits }));
+  const done = await writer.tier({ table, token: ctx.token, schema: snap.schema, inputs, split, warm });
+  return { ...done, parts: done.parts.map((p) => ({ table, ...p })), names: done.warm.names, warm: done.warm.columns };
+}
+
+// on this thread: the same split (`tierLeaves`), each leaf written here; all removed when one fails
+async function inline(ctx: StoreContext, snap: Snapshot, pick: TierPick, split: TierSplit): Promise<Made> {
   const schema = snap.schema;
   const batches: RecordBatch[] = [];
   for await (const b of scanBatches(ctx, { ...snap, parts: pick.inputs }, plan(schema, snap.record.name, undefined))) batches.push(b);
   const rows = batches.reduce((n, b) => n + b.numRows, 0);
-  if (rows === 0) return { written: [], forwards: concatForwards(snap, pick.inputs, null) };
+  if (rows === 0) return { leaves: [], parts: [], names: [], warm: [] };
   const columns = sliceColumns(schema, batches, 0, rows);
-  const keys: Float64Array[] = [];
-  const spans: number[] = [];
-  let order: { name: string; key: Float64Array } | null = null;
-  for (const c of splitColumns(schema.fields)) {
-    const data = columns[schema.fields.findIndex((f) => f.name === c.name)]!;
-    const dims = c.key(data);
-    if (order === null && dims.length === 1 && searchable(taskColumn(data))) order = { name: c.name, key: dims[0]! };
-    keys.push(...dims);
-    // one dimension: the column's range over the table; several (a geometry's centre): their own spread
-    spans.push(...(dims.length === 1 ? [tableSpread(snap, c.name)] : dims.map(() => Number.NaN)));
-  }
-  const split = kdSplit(keys, rows, leafRows(ctx.options.partitionRows), spans);
-  const leaves = order ? split.map((leaf) => sortRows(leaf, order.key)) : split;
-  const at = order ? positions(leaves, rows) : undefined;
-  const run = randomBytes(6).toString('hex');
-  const seq = Math.min(...pick.inputs.map((p) => p.seq));
-  const written: (WrittenPart & { seq: number })[] = [];
+  const leaves = tierLeaves(schema, columns, rows, split);
+  const parts: WrittenPart[] = [];
   try {
-    for (const [i, leaf] of leaves.entries()) {
-      const part = await writePart(ctx, snap.record.id, schema, takeRows(schema.fields, columns, leaf), undefined, true);
-      written.push({ ...part, level: pick.level, run, seq: seq + i / leaves.length, ...(order ? { sortedBy: order.name } : {}) });
-    }
+    for (const leaf of leaves.leaves) parts.push(await writePart(ctx, snap.record.id, schema, takeRows(schema.fields, columns, leaf)));
   } catch (e) {
-    await removeParts(ctx, written);
+    await removeParts(ctx, parts);
     throw e;
   }
-  const forwards = splitForwards(
-    snap,
-    pick.inputs,
-    written.map((w) => w.id),
-    leaves,
-    at,
-  );
-  return { written, forwards };
+  return { ...leaves, parts, names: [], warm: [] };
 }
 
-/**
- * The rows of a leaf ordered by their keys, ascending, NaN (null) last, ties (and -0, +0) in row
- * order. A sorted leaf lets a scan read only the rows a range filter on the column can match
- * (exec/narrow.ts). An LSD radix sort of the keys' order-preserving 64-bit images, 11 bits a pass:
- * linear, where a comparison sort of a 250k-row leaf costs ~250 ms.
- */
-export function sortRows(rows: Int32Array, key: Float64Array): Int32Array {
-  const n = rows.length;
-  const f = new Float64Array(n);
-  for (let j = 0; j < n; j++) f[j] = key[rows[j]!]! + 0; // -0 + 0 is +0
-  const w = new Uint32Array(f.buffer); // little-endian words: w[2j] low, w[2j + 1] high
-  for (let j = 0; j < n; j++) {
-    const hi = w[2 * j + 1]!;
-    if (f[j] !== f[j]) w[2 * j] = w[2 * j + 1] = 0xffffffff;
-    else if (hi >>> 31) [w[2 * j], w[2 * j + 1]] = [~w[2 * j]!, ~hi];
-    else w[2 * j + 1] = hi | 0x80000000;
-  }
-  // the keys travel with the rows: each pass reads its digits in order
-  let [src, lo, hi] = [Int32Array.from({ length: n }, (_, j) => j), new Uint32Array(n), new Uint32Array(n)];
-  for (let j = 0; j < n; j++) {
-    lo[j] = w[2 * j]!;
-    hi[j] = w[2 * j + 1]!;
-  }
-  let [dst, dlo, dhi] = [new Int32Array(n), new Uint32Array(n), new Uint32Array(n)];
-  const digits = new Uint16Array(n);
-  const count = new Int32Array(BUCKETS + 1);
-  for (let shift = 0; shift < 64; shift += DIGIT) {
-    count.fill(0);
-    for (let j = 0; j < n; j++) {
-      const d = (shift < 32 ? (lo[j]! >>> shift) | (shift + DIGIT > 32 ? hi[j]! << (32 - shift) : 0) : hi[j]! >>> (shift - 32)) & (BUCKETS - 1);
-      digits[j] = d;
-      count[d + 1]!++;
-    }
-    if (count.some((c) => c === n)) continue; // every key has this digit
-    for (let d = 0; d < BUCKETS; d++) count[d + 1]! += count[d]!;
-    for (let j = 0; j < n; j++) {
-      const at = count[digits[j]!]!++;
-      dst[at] = src[j]!;
-      dlo[at] = lo[j]!;
-      dhi[at] = hi[j]!;
-    }
-    [src, dst, lo, dlo, hi, dhi] = [dst, src, dlo, lo, dhi, hi];
-  }
-  for (let j = 0; j < n; j++) dst[j] = rows[src[j]!]!;
-  return dst;
-}
-
-// radix digits of sortRows: 11 bits, 6 passes over the 64-bit keys (the buckets' write heads stay in cache)
-const DIGIT = 11;
-const BUCKETS = 1 << DIGIT;
-
-// the row of each merged row in its leaf
-function positions(leaves: readonly Int32Array[], rows: number): Uint32Array {
-  const at = new Uint32Array(rows);
-  for (const leaf of leaves) for (let j = 0; j < leaf.length; j++) at[leaf[j]!] = j;
-  return at;
-}
+/** The rows of a leaf ordered by their keys (`tier-split.ts`). */
+export { sortRows } from './tier-split.js';
 
 // max - min of a column over the zone maps of every partition (keys of numeric and temporal columns)
 function tableSpread(snap: Snapshot, column: string): number {

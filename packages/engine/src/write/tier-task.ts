@@ -1,0 +1,80 @@
+// A tier merge on the part writer thread: the merged rows split into leaves, each leaf gathered, encoded and written durably; every file of the merge is removed when one fails.
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Data, Schema } from 'apache-arrow';
+import { partFile } from '../storage/records.js';
+import { writeFileDurably } from '../storage/localfs.js';
+import { takeRows } from './kd-split.js';
+import { type EncodedPart, encodePart, partIdOf } from './partition.js';
+import { type MergeInput, type SharedData, share } from './part-writer.js';
+import { type TierSplit, tierLeaves } from './tier-split.js';
+
+/** A tier merge for the thread: the live rows of `inputs`, in order, split (`split`) into partition files of `table`. */
+export interface TierWriteTask {
+  readonly root: string;
+  readonly table: string;
+  /** The writing process's token, part of every partition id (`partIdOf`). */
+  readonly token: string;
+  readonly schema: Uint8Array;
+  readonly inputs: readonly MergeInput[];
+  readonly split: TierSplit;
+  /** Columns (by name) to send back in shared memory as each leaf was written, for the cache. */
+  readonly warm?: readonly string[];
+}
+
+/**
+ * What the thread wrote, leaf by leaf: `rows` holds the merged rows of every leaf one after the
+ * other (leaf L's are the next `parts[L].rows`), `at` the row of each merged row in its leaf, both in
+ * shared memory (`splitForwards` reads them); `warm[L]` the asked-for columns of leaf L.
+ */
+export interface TierWritten {
+  readonly parts: (EncodedPart & { file: string })[];
+  readonly rows: Int32Array;
+  readonly at?: Uint32Array;
+  readonly sortedBy?: string;
+  readonly warm?: SharedData[][];
+}
+
+/** Writes the file `file` under `root` from its pieces, durably (`writeFileDurably`; a test's failing stand-in). */
+export type WriteFile = (root: string, file: string, chunks: readonly Uint8Array[]) => void;
+
+/**
+ * Splits the merged `columns` into leaves (`tierLeaves`) and writes each as a partition file. When
+ * a leaf fails, the files already written for the merge are removed and the error is thrown.
+ */
+export async function writeLeaves(task: TierWriteTask, schema: Schema, columns: readonly Data[], write: WriteFile = writeFileDurably): Promise<TierWritten> {
+  const rows = columns[0]?.length ?? 0;
+  const shared = (bytes: number) => new SharedArrayBuffer(bytes);
+  if (rows === 0) return { parts: [], rows: new Int32Array(shared(0)) };
+  const { leaves, at, sortedBy } = tierLeaves(schema, columns, rows, task.split, shared);
+  const warmAt = (task.warm ?? []).map((n) => schema.fields.findIndex((f) => f.name === n)).filter((i) => i >= 0);
+  const parts: (EncodedPart & { file: string })[] = [];
+  const warm: SharedData[][] = [];
+  try {
+    for (const leaf of leaves) {
+      const id = partIdOf(task.token);
+      const file = partFile(task.table, id);
+      const data = takeRows(schema.fields, columns, leaf);
+      const chunks: Uint8Array[] = [];
+      let size = 0;
+      const encoded = await encodePart(id, schema, data, undefined, (bytes) => {
+        chunks.push(bytes);
+        size += bytes.length;
+      }, () => size);
+      write(task.root, file, chunks);
+      parts.push({ file, ...encoded });
+      // the gathered leaf is this thread's own memory: the cache gets copies in shared memory
+      if (warmAt.length > 0) warm.push(warmAt.map((i) => share(data[i]!, true)));
+    }
+  } catch (e) {
+    for (const p of parts) rmSync(join(task.root, p.file), { force: true });
+    throw e;
+  }
+  const all = new Int32Array(shared(rows * 4));
+  let offset = 0;
+  for (const leaf of leaves) {
+    all.set(leaf, offset);
+    offset += leaf.length;
+  }
+  return { parts, rows: all, ...(at ? { at } : {}), ...(sortedBy ? { sortedBy } : {}), ...(warmAt.length > 0 ? { warm } : {}) };
+}
