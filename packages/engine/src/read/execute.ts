@@ -256,7 +256,7 @@ export async function runAll(ctx: StoreContext, parts: readonly PartRecord[], ta
 // the executor of a task and the task it runs (with the row range of a sorted partition)
 function placed(ctx: StoreContext, part: PartRecord, t: ScanTask, parallel: boolean): { task: ScanTask; pooled: boolean; rows: number } {
   const rowRange = t.sortedBy !== undefined && t.rowRange === undefined ? sortedRange(t) : (t.rowRange ?? null);
-  const rows = rowRange === null ? (sketched(t) ?? part.rows) : rowRange[1] - rowRange[0];
+  const rows = rowRange === null ? (sketchWeight(t) ?? part.rows) : rowRange[1] - rowRange[0];
   // a narrowed range under an exact geometry predicate stays on the pool unless it is tiny: its rows
   // are the query box's candidates, each costly, which partitions running side by side share
   // between the workers; under comparisons only, a range is as cheap per row as a whole partition
@@ -265,10 +265,22 @@ function placed(ctx: StoreContext, part: PartRecord, t: ScanTask, parallel: bool
   return { task: t.sortedBy === undefined ? t : { ...t, rowRange }, pooled: ctx.pool !== null && parallel && !inline, rows };
 }
 
-// the rows a scan reads through a ready column sketch (exec/sketch.ts `sketchCost`) and what it does
-// with them, if it will: a delete's match scan of a 1% band of a 1M-row chunk reads ~40k, so it runs
-// inline like a sorted partition's narrowed range
-function sketched(t: ScanTask): number | null {
+/**
+ * A gathered value's weight against a value read in order: each is a cache miss (the rows of a band
+ * lie far apart), about four in-order reads' time. Weighed as one, a replace's match scan of a 1%
+ * band of a 1M-row `obs` chunk (8 columns: ~121k) ran inline, so the main thread gathered all ten
+ * chunks one after the other: W7D batch replace 69.7 / 83.3 ms median against 61.3 / 62.1 with them
+ * on the pool (`--only W7D`, 10M rows, builds alternating, load 1.6–2.0).
+ */
+export const GATHER_WEIGHT = 4;
+
+/**
+ * What a scan through a ready column sketch costs, in rows read in order (exec/sketch.ts
+ * `sketchCost`, plus what it does with them), if it runs through one; else null. A delete's match
+ * scan of a 1% band of a 1M-row chunk weighs ~40k, so it runs inline like a sorted partition's
+ * narrowed range; a replace's gathers every column of its ~10k rows and stays on the pool.
+ */
+export function sketchWeight(t: ScanTask): number | null {
   if (t.filter === null || t.mode === 'aggregate') return null;
   const range = rangeFilter(t.filter.typed);
   const sketch = range === null ? undefined : t.columns[range.column]?.sketch;
@@ -280,7 +292,7 @@ function sketched(t: ScanTask): number | null {
   // a count also tests its deleted rows; a select gathers each projected column of its rows (a
   // delete's match scan projects none; a replace's, every column: a 1% band stays on the pool)
   const rows = cost - (listing ? t.length >> 5 : 0);
-  return cost + (t.mode === 'count' ? (t.deletedRows?.length ?? 0) : rows * t.project.length);
+  return cost + (t.mode === 'count' ? (t.deletedRows?.length ?? 0) : GATHER_WEIGHT * rows * t.project.length);
 }
 
 // `items` in `n` groups of about equal rows (largest first onto the lightest group), each in its original order
