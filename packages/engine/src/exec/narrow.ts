@@ -1,7 +1,7 @@
 // Row ranges of sorted partitions: the rows of a partition ordered by a column that a filter can match, found by binary search.
 import type { CompareOp } from '../expr/ast.js';
 import type { ZoneMaps } from '../expr/kernel.js';
-import type { TypedExpr } from '../expr/typed.js';
+import type { TypedColumn, TypedExpr } from '../expr/typed.js';
 import { zonePredicate } from '../expr/prune.js';
 import type { ScanTask, TaskColumn } from './task.js';
 
@@ -97,12 +97,9 @@ export function intervals(e: TypedExpr, name: string): Union {
     if (a === null || b === null) return a ?? b;
     return capped(a.flatMap((x) => b.map((y) => intersect(x, y))).filter(nonEmpty));
   }
-  if (e.kind !== 'compare') return null;
-  let { op, left, right } = e;
-  if (left.kind === 'literal') [left, right, op] = [right, left, FLIP[op]];
-  if (left.kind !== 'column' || left.name !== name || right.kind !== 'literal') return null;
-  const v = right.value;
-  if (typeof v !== 'number' || Number.isNaN(v)) return null;
+  const c = literalCompare(e);
+  if (c === null || c.column.name !== name) return null;
+  const { op, value: v } = c;
   const all = { lo: -Infinity, loInclusive: true, hi: Infinity, hiInclusive: true };
   switch (op) {
     case '==':
@@ -118,9 +115,23 @@ export function intervals(e: TypedExpr, name: string): Union {
   }
 }
 
+/**
+ * A comparison of a column with a number literal (not NaN), the column on the left (`3 < x` is
+ * read as `x > 3`); else null.
+ */
+export function literalCompare(e: TypedExpr): { readonly column: TypedColumn; readonly op: CompareOp; readonly value: number } | null {
+  if (e.kind !== 'compare') return null;
+  let { op, left, right } = e;
+  if (left.kind === 'literal') [left, right, op] = [right, left, FLIP[op]];
+  if (left.kind !== 'column' || right.kind !== 'literal') return null;
+  const v = right.value;
+  return typeof v !== 'number' || Number.isNaN(v) ? null : { column: left, op, value: v };
+}
+
 const FLIP: Readonly<Record<CompareOp, CompareOp>> = { '==': '==', '!=': '!=', '<': '>', '<=': '>=', '>': '<', '>=': '<=' };
 
-function intersect(a: Interval, b: Interval): Interval {
+/** The values in both intervals (lo > hi, or equal and not both inclusive, when none). */
+export function intersect(a: Interval, b: Interval): Interval {
   const lo = a.lo > b.lo || (a.lo === b.lo && !a.loInclusive) ? a : b;
   const hi = a.hi < b.hi || (a.hi === b.hi && !a.hiInclusive) ? a : b;
   return { lo: lo.lo, loInclusive: lo.loInclusive, hi: hi.hi, hiInclusive: hi.hiInclusive };

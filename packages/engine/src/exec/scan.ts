@@ -2,7 +2,7 @@
 import { compileFilter, type CompiledFilter, type TypedExpr } from '../expr/index.js';
 import { compactInPlace, gather, runOf } from './gather.js';
 import { narrowTask, sortedRange } from './narrow.js';
-import { type RangeFilter, rangeFilter, readySketch, sketchBounds, sketchScan } from './sketch.js';
+import { type RangeFilter, inRange, rangeFilter, readySketch, sketchBounds, sketchScan } from './sketch.js';
 import { partialAggregate } from '../aggregate/partial.js';
 import { encodePositions } from '../mvcc/positions.js';
 import type { ResultColumn, ScanResult, ScanTask, TaskColumn } from './task.js';
@@ -210,11 +210,9 @@ const PLAIN_RANGE_ROWS = 1 << 16;
 
 // the rows of [0, n) whose value lies in `range` (not null): positions into `out` when given, and how many
 function rangeRows(values: Float64Array, validity: Uint8Array | null, range: RangeFilter, n: number, out: Int32Array | null): number {
-  const { lo, hi, loInclusive, hiInclusive } = range;
   let k = 0;
   for (let i = 0; i < n; i++) {
-    const x = values[i]!;
-    if ((loInclusive ? x >= lo : x > lo) && (hiInclusive ? x <= hi : x < hi) && (validity === null || ((validity[i >> 3]! >> (i & 7)) & 1) === 1)) {
+    if (inRange(values, validity, range, i)) {
       if (out !== null) out[k] = i;
       k++;
     }

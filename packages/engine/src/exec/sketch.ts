@@ -1,5 +1,6 @@
 // Column sketches: a float64 chunk's rows ordered by order-preserving codes, so a narrow range filter reads only the rows it matches.
 import type { TypedExpr } from '../expr/index.js';
+import { type Interval, intersect, literalCompare } from './narrow.js';
 
 /**
  * The sketch of one float64 chunk, in shared memory: every row's 14-bit order-preserving code
@@ -24,12 +25,8 @@ export interface Sketch {
 }
 
 /** A filter that bounds one float64 column by number literals: lo (<)= x (<)= hi, either side optional. */
-export interface RangeFilter {
+export interface RangeFilter extends Interval {
   readonly column: string;
-  readonly lo: number;
-  readonly loInclusive: boolean;
-  readonly hi: number;
-  readonly hiInclusive: boolean;
 }
 
 /** Chunks below this many rows are scanned from their values (the sketch would not pay). */
@@ -89,27 +86,15 @@ export function sketchBytes(sketch: Sketch): number {
 export function rangeFilter(typed: TypedExpr): RangeFilter | null {
   if (typed.kind === 'logical' && typed.op === 'and') {
     const [a, b] = [rangeFilter(typed.left), rangeFilter(typed.right)];
-    if (a === null || b === null || a.column !== b.column) return null;
-    const lo = a.lo > b.lo || (a.lo === b.lo && !a.loInclusive) ? a : b;
-    const hi = a.hi < b.hi || (a.hi === b.hi && !a.hiInclusive) ? a : b;
-    return { column: a.column, lo: lo.lo, loInclusive: lo.loInclusive, hi: hi.hi, hiInclusive: hi.hiInclusive };
+    return a === null || b === null || a.column !== b.column ? null : { column: a.column, ...intersect(a, b) };
   }
-  if (typed.kind !== 'compare') return null;
-  let { op, left, right } = typed;
-  if (left.kind === 'literal' && right.kind === 'column') {
-    [left, right] = [right, left];
-    op = FLIP[op] ?? op;
-  }
-  if (left.kind !== 'column' || left.physical !== 'float64' || right.kind !== 'literal') return null;
-  const v = right.value;
-  if (typeof v !== 'number' || Number.isNaN(v)) return null;
-  const all = { column: left.name, lo: -Infinity, loInclusive: true, hi: Infinity, hiInclusive: true };
-  if (op === '>' || op === '>=') return { ...all, lo: v, loInclusive: op === '>=' };
-  if (op === '<' || op === '<=') return { ...all, hi: v, hiInclusive: op === '<=' };
+  const c = literalCompare(typed);
+  if (c === null || c.column.physical !== 'float64') return null;
+  const all = { column: c.column.name, lo: -Infinity, loInclusive: true, hi: Infinity, hiInclusive: true };
+  if (c.op === '>' || c.op === '>=') return { ...all, lo: c.value, loInclusive: c.op === '>=' };
+  if (c.op === '<' || c.op === '<=') return { ...all, hi: c.value, hiInclusive: c.op === '<=' };
   return null;
 }
-
-const FLIP: Readonly<Record<string, '<' | '<=' | '>' | '>='>> = { '<': '>', '<=': '>=', '>': '<', '>=': '<=' };
 
 /**
  * The sketch of a chunk if it can serve a scan now (ready), else null (the scan reads the values).
@@ -299,7 +284,7 @@ export function sketchScan(sketch: Sketch, values: Float64Array, validity: Uint8
   const edges = hi === lo || hi === NONE ? [lo] : [lo, hi];
   if (out === null) {
     let k = to - from;
-    for (const c of edges) if (c >= 0) for (let j = starts[c]!, end = starts[c + 1]!; j < end; j++) k += +matches(values, validity, range, order[j]!);
+    for (const c of edges) if (c >= 0) for (let j = starts[c]!, end = starts[c + 1]!; j < end; j++) k += +inRange(values, validity, range, order[j]!);
     return k;
   }
   // the rows come bucket by bucket: a bitmap of the chunk puts them in ascending order
@@ -314,7 +299,7 @@ export function sketchScan(sketch: Sketch, values: Float64Array, validity: Uint8
     if (c < 0) continue;
     for (let j = starts[c]!, end = starts[c + 1]!; j < end; j++) {
       const i = order[j]!;
-      if (matches(values, validity, range, i)) bits[i >> 5]! |= 1 << (i & 31);
+      if (inRange(values, validity, range, i)) bits[i >> 5]! |= 1 << (i & 31);
     }
   }
   let k = 0;
@@ -333,7 +318,8 @@ export function sketchScan(sketch: Sketch, values: Float64Array, validity: Uint8
 }
 
 // the value test of row i: not null, and within the range
-function matches(values: Float64Array, validity: Uint8Array | null, range: RangeFilter, i: number): boolean {
+/** Whether row `i` is not null and its value lies in `range`. */
+export function inRange(values: Float64Array, validity: Uint8Array | null, range: RangeFilter, i: number): boolean {
   if (validity !== null && ((validity[i >> 3]! >> (i & 7)) & 1) === 0) return false;
   const x = values[i]!;
   return (range.loInclusive ? x >= range.lo : x > range.lo) && (range.hiInclusive ? x <= range.hi : x < range.hi);

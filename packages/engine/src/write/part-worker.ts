@@ -9,11 +9,10 @@ import { HaloclineError, isHaloclineError } from '../errors.js';
 import { PREFIX_BYTES, checkPrefix, decodeSegment } from '../storage/format.js';
 import { concatData } from '../storage/concat.js';
 import { decodeSchema } from '../schema/serialize.js';
-import { writeFileDurably } from '../storage/localfs.js';
 import { resultData, taskColumn } from '../exec/arrays.js';
 import { gather } from '../exec/gather.js';
 import { survivors } from '../mvcc/deletes.js';
-import { encodePart } from './partition.js';
+import { writeEncoded } from './partition.js';
 import { SharedPool } from './shared-pool.js';
 import { Claim, type MergeInput, type PartWriteReply, type PartWriteTask, type TierWriteReply, WRITER_NICE, rebuild, share } from './part-writer.js';
 import { type TierWriteTask, writeLeaves } from './tier-task.js';
@@ -43,13 +42,7 @@ export default async function writePartTask(task: PartWriteTask | TierWriteTask)
     // a tier merge: read and joined like a merge, then split into leaves written one by one (tier-task.ts)
     if ('split' in task) return { tier: await writeLeaves(task, schema, merged(task.root, schema, task.inputs, alloc)) };
     const columns = task.columns ? task.columns.map((c, i) => rebuild(schema.fields[i]!.type, c)) : merged(task.root, schema, task.inputs ?? [], alloc);
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    const encoded = await encodePart(task.id, schema, columns, task.known, (bytes) => {
-      chunks.push(bytes);
-      size += bytes.length;
-    }, () => size);
-    writeFileDurably(task.root, task.file, chunks);
+    const encoded = await writeEncoded(task.root, task.file, task.id, schema, columns, task.known);
     // copies in fresh shared memory: the caller's cache keeps them; this thread's buffers are dropped
     const warm = (task.warm ?? []).map((name) => share(columns[schema.fields.findIndex((f) => f.name === name)]!, true));
     return warm.length > 0 ? { ok: encoded, warm } : { ok: encoded };

@@ -6,6 +6,7 @@ import type { ZoneMaps, ZoneStats } from '../expr/kernel.js';
 import { concatData } from '../storage/concat.js';
 import { type SegmentRef, encodeFooter, encodePrefix, padding, segmentPieces } from '../storage/format.js';
 import { type PartRecord, partFile } from '../storage/records.js';
+import { writeFileDurably } from '../storage/localfs.js';
 import { zoneStats } from '../storage/zonemap.js';
 import { derivedColumns } from '../geo/bbox.js';
 import { type MergeInput, type PartWriter, sharedData } from './part-writer.js';
@@ -140,6 +141,32 @@ export const newPartId = (ctx: StoreContext): string => partIdOf(ctx.token);
 
 /** A new partition id of the process with writer token `token` (on the part writer thread, which has no context). */
 export const partIdOf = (token: string): string => `${Date.now().toString(36)}-${token}-${randomBytes(4).toString('hex')}`;
+
+/** Writes the file `file` under `root` from its pieces, durably (`writeFileDurably`; a test's failing stand-in). */
+export type WriteFile = (root: string, file: string, chunks: readonly Uint8Array[]) => void;
+
+/**
+ * Encodes a partition (`encodePart`) and writes its file durably with synchronous calls, as the part
+ * writer thread does: its layout and zone maps.
+ */
+export async function writeEncoded(
+  root: string,
+  file: string,
+  id: string,
+  schema: Schema,
+  columns: readonly Data[],
+  known?: Readonly<Record<string, ZoneStats>>,
+  write: WriteFile = writeFileDurably,
+): Promise<EncodedPart> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const encoded = await encodePart(id, schema, columns, known, (bytes) => {
+    chunks.push(bytes);
+    size += bytes.length;
+  }, () => size);
+  write(root, file, chunks);
+  return encoded;
+}
 
 /** A partition file's layout and zone maps, as `encodePart` made them. */
 export type EncodedPart = Pick<PartRecord, 'id' | 'rows' | 'bytes' | 'segments' | 'zones'>;

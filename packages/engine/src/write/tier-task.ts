@@ -3,9 +3,8 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Data, Schema } from 'apache-arrow';
 import { partFile } from '../storage/records.js';
-import { writeFileDurably } from '../storage/localfs.js';
 import { takeRows } from './kd-split.js';
-import { type EncodedPart, encodePart, partIdOf } from './partition.js';
+import { type EncodedPart, type WriteFile, partIdOf, writeEncoded } from './partition.js';
 import { type MergeInput, type SharedData, share } from './part-writer.js';
 import { type TierSplit, tierLeaves } from './tier-split.js';
 
@@ -35,14 +34,11 @@ export interface TierWritten {
   readonly warm?: SharedData[][];
 }
 
-/** Writes the file `file` under `root` from its pieces, durably (`writeFileDurably`; a test's failing stand-in). */
-export type WriteFile = (root: string, file: string, chunks: readonly Uint8Array[]) => void;
-
 /**
  * Splits the merged `columns` into leaves (`tierLeaves`) and writes each as a partition file. When
  * a leaf fails, the files already written for the merge are removed and the error is thrown.
  */
-export async function writeLeaves(task: TierWriteTask, schema: Schema, columns: readonly Data[], write: WriteFile = writeFileDurably): Promise<TierWritten> {
+export async function writeLeaves(task: TierWriteTask, schema: Schema, columns: readonly Data[], write?: WriteFile): Promise<TierWritten> {
   const rows = columns[0]?.length ?? 0;
   const shared = (bytes: number) => new SharedArrayBuffer(bytes);
   if (rows === 0) return { parts: [], rows: new Int32Array(shared(0)) };
@@ -55,14 +51,7 @@ export async function writeLeaves(task: TierWriteTask, schema: Schema, columns: 
       const id = partIdOf(task.token);
       const file = partFile(task.table, id);
       const data = takeRows(schema.fields, columns, leaf);
-      const chunks: Uint8Array[] = [];
-      let size = 0;
-      const encoded = await encodePart(id, schema, data, undefined, (bytes) => {
-        chunks.push(bytes);
-        size += bytes.length;
-      }, () => size);
-      write(task.root, file, chunks);
-      parts.push({ file, ...encoded });
+      parts.push({ file, ...(await writeEncoded(task.root, file, id, schema, data, undefined, write)) });
       // the gathered leaf is this thread's own memory: the cache gets copies in shared memory
       if (warmAt.length > 0) warm.push(warmAt.map((i) => share(data[i]!, true)));
     }
