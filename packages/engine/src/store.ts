@@ -53,7 +53,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   }
   const engine = resolveOptions(options);
   await mkdir(join(options.path, 'meta'), { recursive: true });
-  const meta = openLmdbMetaStore(join(options.path, 'meta'));
+  const meta = await openLmdbMetaStore(join(options.path, 'meta'));
   try {
     await checkFormat(meta, options.path);
   } catch (e) {
@@ -61,7 +61,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     throw e;
   }
   const blobs = new LocalBlobStore(options.path);
-  const readers = Readers.open(options.path);
+  const readers = await Readers.open(options.path);
   await removeOrphans(meta, blobs, readers);
   const workers = options.workers ?? availableParallelism();
   const pool = workers > 0 ? new PoolExecutor(workers) : null;

@@ -24,7 +24,7 @@ describe('deletion vectors on disk', () => {
       await t.transaction(async (tx) => void (await tx.delete('id == 77')));
       await store.close();
       // what the first format wrote: the same records with base64 u32 lists, and the v1 marker
-      const meta = openLmdbMetaStore(join(dir.path, 'meta'));
+      const meta = await openLmdbMetaStore(join(dir.path, 'meta'));
       const records = meta.range<DeleteRecord>('d/');
       expect(records.map(([, r]) => r.rows instanceof Uint8Array)).toEqual([true, true]);
       expect(records[0]![1].rows.length).toBe(10); // 10 rows in a row: 4 bytes of header, first row, 2 bytes of bits
@@ -38,7 +38,7 @@ describe('deletion vectors on disk', () => {
       await store.table('d').transaction(async (tx) => void (await tx.delete('id == 5 or id == 25')));
       expect(await store.table('d').select().count()).toBe(87);
       await store.close();
-      const after = openLmdbMetaStore(join(dir.path, 'meta'));
+      const after = await openLmdbMetaStore(join(dir.path, 'meta'));
       expect(after.get(STORE_KEY)).toEqual({ magic: 'halocline', version: 3 });
       await after.close();
     } finally {
@@ -63,7 +63,7 @@ describe('deletion records of a delete', () => {
       const deleted = (id: number) => id % 11 === 0 || id % 13 === 0 || id % 17 === 1; // under a quarter: no rewrite
       expect(await t.select().count()).toBe(3000 - [...Array(3000).keys()].filter(deleted).length);
       await store.close();
-      const meta = openLmdbMetaStore(join(dir.path, 'meta'));
+      const meta = await openLmdbMetaStore(join(dir.path, 'meta'));
       // partitions in insert order hold ids 0..999, 1000..1999, 2000..2999
       const bySeq = meta.range<{ id: string; seq: number }>('p/').sort((a, b) => a[1].seq - b[1].seq);
       const first = new Map(bySeq.map(([, p], k) => [p.id, 1000 * k]));

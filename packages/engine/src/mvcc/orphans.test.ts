@@ -14,8 +14,8 @@ it('keeps the file of a process that commits and closes while orphans are being 
   const dir = await tempDir();
   try {
     await (await openStore({ path: dir.path, workers: 0 })).close();
-    const meta = openLmdbMetaStore(join(dir.path, 'meta'));
-    const readers = Readers.open(dir.path);
+    const meta = await openLmdbMetaStore(join(dir.path, 'meta'));
+    const readers = await Readers.open(dir.path);
     const blobs = new LocalBlobStore(dir.path);
     let first = true;
     const racing = {

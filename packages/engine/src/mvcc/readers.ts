@@ -1,7 +1,8 @@
 // The reader table shared by every process that opens a store: live processes and the lowest table version each may read.
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { open, type RootDatabase } from 'lmdb';
+import type { RootDatabase } from 'lmdb';
+import { openShared, type SharedLmdb } from '../storage/lmdb-shared.js';
 
 /**
  * Cross-process reader registry in its own LMDB environment (`<store>/readers`, no fsync: it only
@@ -17,11 +18,15 @@ export class Readers {
   private readonly published = new Map<string, number>();
   private timer: NodeJS.Timeout | null = null;
 
-  private constructor(private readonly db: RootDatabase<unknown, string>) {}
+  private readonly db: RootDatabase<unknown, string>;
+
+  private constructor(private readonly handle: SharedLmdb<unknown>) {
+    this.db = handle.db;
+  }
 
   /** Opens the reader table of the store at `path`, registers this process and forgets dead ones. */
-  static open(path: string): Readers {
-    const readers = new Readers(open<unknown, string>({ path: join(path, 'readers'), noSync: true, encoding: 'json' }));
+  static async open(path: string): Promise<Readers> {
+    const readers = new Readers(await openShared(join(path, 'readers'), { noSync: true, encoding: 'json' }));
     readers.db.putSync(procKey(readers.token), { pid: process.pid });
     readers.forgetDead();
     return readers;
@@ -89,7 +94,7 @@ export class Readers {
     if (this.timer) clearInterval(this.timer);
     for (const tableId of this.published.keys()) this.db.removeSync(floorKey(tableId, this.token));
     this.db.removeSync(procKey(this.token));
-    await this.db.close();
+    await this.handle.release();
   }
 
   private isLive(token: string): boolean {

@@ -10,7 +10,7 @@ afterEach(async () => {
 describe('LMDB metadata store', () => {
   it('keeps bigints and non-finite numbers exactly, and writes atomically', async () => {
     const dir = await tempDir();
-    const meta = openLmdbMetaStore(dir.path);
+    const meta = await openLmdbMetaStore(dir.path);
     cleanups.push(dir.remove, () => meta.close());
     const value = { big: 2n ** 63n - 1n, neg: -5n, inf: Infinity, ninf: -Infinity, nan: NaN, n: 1.5, s: 'x', nil: null };
     await meta.write((tx) => tx.put('a/1', value));
@@ -28,7 +28,7 @@ describe('LMDB metadata store', () => {
 
   it('lists the keys of a prefix from a given key on, inside and outside write transactions', async () => {
     const dir = await tempDir();
-    const meta = openLmdbMetaStore(dir.path);
+    const meta = await openLmdbMetaStore(dir.path);
     cleanups.push(dir.remove, () => meta.close());
     await meta.write((tx) => ['d/p/001', 'd/p/002', 'd/p/010', 'd/q/001', 'd/pp/005'].forEach((k) => tx.put(k, 1)));
     expect(meta.keys('d/p/')).toEqual(['d/p/001', 'd/p/002', 'd/p/010']);

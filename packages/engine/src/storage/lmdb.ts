@@ -1,15 +1,19 @@
 // MetaStore on LMDB (lmdb-js): values are JSON with bigints tagged (binary fields in an envelope), keys are strings.
-import { ABORT, open, type RootDatabase } from 'lmdb';
+import { ABORT, type RootDatabase } from 'lmdb';
 import type { MetaStore, MetaTx } from './metastore.js';
+import { openShared, type SharedLmdb } from './lmdb-shared.js';
 
-/** Opens (creating if needed) the LMDB environment at `path`. */
-export function openLmdbMetaStore(path: string): MetaStore {
-  const db = open<Buffer, string>({ path, encoding: 'binary', compression: false });
-  return new LmdbMetaStore(db);
+/** Opens (creating if needed) the LMDB environment in the existing directory `path`; stores of one process share it. */
+export async function openLmdbMetaStore(path: string): Promise<MetaStore> {
+  return new LmdbMetaStore(await openShared<Buffer>(path, { encoding: 'binary', compression: false }));
 }
 
 class LmdbMetaStore implements MetaStore {
-  constructor(private readonly db: RootDatabase<Buffer, string>) {}
+  private readonly db: RootDatabase<Buffer, string>;
+
+  constructor(private readonly handle: SharedLmdb<Buffer>) {
+    this.db = handle.db;
+  }
 
   get<T>(key: string): T | undefined {
     const raw = this.db.get(key);
@@ -64,7 +68,7 @@ class LmdbMetaStore implements MetaStore {
   }
 
   async close(): Promise<void> {
-    await this.db.close();
+    await this.handle.release();
   }
 }
 

@@ -4,7 +4,10 @@ import { fileURLToPath } from 'node:url';
 
 const child = fileURLToPath(new URL('./mp-child.ts', import.meta.url));
 
-/** Runs one child role to completion; resolves with its stdout lines, rejects with its stderr. */
+/** A child still running after this long is killed and reported with what it printed so far. */
+const CHILD_MS = 45_000;
+
+/** Runs one child role to completion; resolves with its stdout lines, rejects with its stderr (or on a hang, its output so far). */
 export function runChild(path: string, role: string, name: string, count: number): Promise<string[]> {
   return new Promise((resolve, reject) => {
     const proc = spawn(process.execPath, ['--import', 'tsx', child, path, role, name, String(count)], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -12,7 +15,12 @@ export function runChild(path: string, role: string, name: string, count: number
     let err = '';
     proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
     proc.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const timer = setTimeout(() => {
+      err += `still running after ${CHILD_MS} ms (stdout so far: ${JSON.stringify(out)}); killed`;
+      proc.kill('SIGKILL');
+    }, CHILD_MS);
     proc.on('exit', (code) => {
+      clearTimeout(timer);
       const lines = out.split('\n').filter(Boolean);
       if (code === 0 && lines.at(-1) === 'done') resolve(lines);
       else reject(new Error(`${role} ${name} exited with ${code}: ${err}`));

@@ -1,0 +1,58 @@
+// One lmdb-js handle per environment directory per process, shared by every store opened on it.
+import { mkdirSync, realpathSync } from 'node:fs';
+import { open, type RootDatabase, type RootDatabaseOptionsWithPath } from 'lmdb';
+
+/** A use of a shared handle; `release` closes the environment once its last use is released. */
+export interface SharedLmdb<V> {
+  readonly db: RootDatabase<V, string>;
+  release(): Promise<void>;
+}
+
+interface Entry {
+  db: RootDatabase<unknown, string>;
+  options: string;
+  uses: number;
+  /** Set once the last use is released: the close still running. */
+  closing?: Promise<void>;
+}
+
+const handles = new Map<string, Entry>();
+
+/**
+ * Opens (creating if needed) the environment in the directory `path`, or takes another use of the handle this
+ * process already has on it. A second `open()` of one environment in one process deadlocks: lmdb-js
+ * opens it with a synchronous write transaction, which waits for the environment's write lock while
+ * the first handle's write thread holds that lock waiting for this same (now blocked) JS thread to
+ * run its transaction callback. LMDB itself says not to open an environment twice in a process.
+ * Every use must pass the same options. An open while the last use's close runs waits for the close.
+ */
+export async function openShared<V>(path: string, options: Omit<RootDatabaseOptionsWithPath, 'path'>): Promise<SharedLmdb<V>> {
+  mkdirSync(path, { recursive: true });
+  const key = realpathSync(path);
+  const described = JSON.stringify(options);
+  let entry = handles.get(key);
+  while (entry?.closing) {
+    await entry.closing;
+    entry = handles.get(key);
+  }
+  if (entry && entry.options !== described) {
+    throw new Error(`LMDB environment ${key} is already open in this process with other options`);
+  }
+  if (!entry) {
+    entry = { db: open<unknown, string>({ ...options, path: key }), options: described, uses: 0 };
+    handles.set(key, entry);
+  }
+  entry.uses++;
+  const taken = entry;
+  let released = false;
+  return {
+    db: taken.db as RootDatabase<V, string>,
+    async release() {
+      if (released) return;
+      released = true;
+      if (--taken.uses > 0) return;
+      taken.closing = taken.db.close().finally(() => handles.delete(key));
+      await taken.closing;
+    },
+  };
+}
