@@ -23,3 +23,4 @@ export type { UploadBody, UploadOptions } from './raw/upload.js';
 export type { ListOptions } from './raw/list.js';
 export type { IngestMode, IngestOptions, IngestProgress, IngestResult } from './ingest/ingest.js';
 export type { FileFormat } from './ingest/format.js';
+export { openShared as openSharedLmdb, type SharedLmdb } from './storage/lmdb-shared.js';

@@ -43,7 +43,7 @@ export type HaloclineApp = FastifyInstance & { readonly halocline: AppContext };
  */
 export async function createApp(options: AppOptions): Promise<HaloclineApp> {
   const config = resolveConfig(options.config);
-  const db = openServerDb(config.dataDir);
+  const db = await openServerDb(config.dataDir);
   const access = new AccessStore(db);
   const key = await loadSigningKey(db);
   const tokens = new Tokens(config, key, access);

@@ -1,7 +1,7 @@
 // The server's own LMDB environment (<data>/server): catalog records, raw file entries, credentials, settings.
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { open, type Database, type RootDatabase } from 'lmdb';
+import { openSharedLmdb } from '@halocline/engine';
+import type { Database, RootDatabase } from 'lmdb';
 
 /** The named databases of the server environment; keys are LMDB ordered keys, values msgpack. */
 export interface ServerDb {
@@ -17,17 +17,16 @@ export interface ServerDb {
   close(): Promise<void>;
 }
 
-/** Opens (creating) the server environment inside `dataDir`. */
-export function openServerDb(dataDir: string): ServerDb {
-  const path = join(dataDir, 'server');
-  mkdirSync(path, { recursive: true });
-  const root = open({ path, maxDbs: 8, compression: false });
+/** Opens (creating) the server environment inside `dataDir`; every open of it in a process shares one handle (a second lmdb-js open can deadlock). */
+export async function openServerDb(dataDir: string): Promise<ServerDb> {
+  const handle = await openSharedLmdb<unknown>(join(dataDir, 'server'), { maxDbs: 8, compression: false });
+  const root = handle.db;
   return {
     root,
     resources: root.openDB<unknown, string>({ name: 'resources' }),
     files: root.openDB<unknown, (string | number)[]>({ name: 'files' }),
     access: root.openDB<unknown, string[]>({ name: 'access' }),
     settings: root.openDB<unknown, string>({ name: 'settings' }),
-    close: () => root.close(),
+    close: () => handle.release(),
   };
 }

@@ -58,7 +58,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
 
 /** Creates an admin API key when the data directory has no credentials at all yet. */
 async function bootstrapAdmin(dataDir: string): Promise<string | undefined> {
-  const db = openServerDb(dataDir);
+  const db = await openServerDb(dataDir);
   try {
     const access = new AccessStore(db);
     if (!access.isEmpty()) return undefined;

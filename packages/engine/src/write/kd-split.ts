@@ -2,6 +2,7 @@
 import { type Data, type Field, makeData } from 'apache-arrow';
 import { taskColumn } from '../exec/arrays.js';
 import { gather } from '../exec/gather.js';
+import { selectKth } from './select-kth.js';
 
 /**
  * Groups rows [0, n) into leaves of at most `maxRows` rows: each step splits a group at the median
@@ -54,10 +55,9 @@ function splitOnce(keys: readonly Float64Array[], spans: readonly number[], rows
   const half = rows.length >> 1;
   if (best >= 0) {
     const k = keys[best]!;
-    const sorted = new Float64Array(rows.length);
-    for (let j = 0; j < rows.length; j++) sorted[j] = k[rows[j]!]!;
-    sorted.sort(); // NaN (no key) last
-    const median = sorted[half]!;
+    const groupKeys = new Float64Array(rows.length);
+    for (let j = 0; j < rows.length; j++) groupKeys[j] = k[rows[j]!]!;
+    const median = selectKth(groupKeys, half); // NaN (no key) last
     // counted first, then written straight into the two halves (no growing arrays of boxed rows)
     let below = 0;
     for (let j = 0; j < rows.length; j++) if (k[rows[j]!]! < median) below++;

@@ -4,7 +4,7 @@ import { openServerDb } from '../db.js';
 
 /** Runs one admin subcommand; secrets are printed once, alone on the last line of stdout. */
 export async function admin(args: readonly string[], opts: { data: string; name: string | undefined; admin: boolean }): Promise<number> {
-  const db = openServerDb(opts.data);
+  const db = await openServerDb(opts.data);
   const access = new AccessStore(db);
   try {
     const [sub, arg] = args;
