@@ -111,7 +111,7 @@ export class Transaction implements TransactionApi {
    */
   replace(filter: string, options: MatchOptions = {}): Replacement {
     this.check();
-    return new Replacement(() => this.matchEach(filter, options), this.data, () => this.check());
+    return new Replacement(() => this.matchEach(filter, options), this.data, this);
   }
 
   /** `replace(filter).batches()` (the wire shape of `/sdk/replace`). */
@@ -276,7 +276,8 @@ export class Transaction implements TransactionApi {
     return p;
   }
 
-  private check(): void {
+  /** @internal throws `Closed` unless the transaction is active (and its store open) */
+  check(): void {
     this.ctx.checkOpen();
     if (this.status !== 'active') {
       throw new HaloclineError('Closed', `the transaction on table "${this.table}" is ${this.status}`, { table: this.table });
