@@ -16,6 +16,7 @@ import { scheduleCompaction } from '../write/compact.js';
 import { removeParts, type WrittenPart, writeParts } from '../write/partition.js';
 import { Replacement } from './replace.js';
 import { TxState } from './tx-state.js';
+import { keepShape } from '../shapes.js';
 
 /**
  * Row objects staged by per-row inserts before they are converted together: few enough that the
@@ -300,3 +301,6 @@ export class Transaction implements TransactionApi {
     if (this.readers === 0) this.data.base.release();
   }
 }
+
+// a transaction's hidden class outlives full GCs (see keepShape)
+keepShape(new Transaction(null as never, '', null as never));
