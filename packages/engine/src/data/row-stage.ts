@@ -1,6 +1,7 @@
 // Row objects taken one at a time (per-row tx.insert) into per-column staging arrays, converted in bulk.
-import { type Data, Field, Float64, Precision, type RecordBatch, Schema, Type } from 'apache-arrow';
-import { floatPrecision, intBits, isSigned } from '../schema/types.js';
+import { type Data, Field, Float64, Precision, type RecordBatch, Schema, TimeUnit, Type } from 'apache-arrow';
+import { floatPrecision, intBits, isSigned, timeUnit } from '../schema/types.js';
+import { putInt64, wordsOf } from './int64.js';
 import { fixedData } from './layout.js';
 import { keepShape } from '../shapes.js';
 import type { DataContext } from './fail.js';
@@ -113,7 +114,7 @@ export class RowStage {
   }
 
   private freshTyped(): (Float64Array | BigInt64Array | null)[] {
-    return this.lanes.map((lane) => (lane === 'f64' ? new Float64Array(this.capacity) : lane === 'i64' ? new BigInt64Array(this.capacity) : null));
+    return this.lanes.map((lane) => (lane === null ? null : lane === 'i64' ? new BigInt64Array(this.capacity) : new Float64Array(this.capacity)));
   }
 
   // twice the room in every lane
@@ -136,9 +137,12 @@ export class RowStage {
 
 /**
  * A column staged straight into a typed array: `f64` (float64) takes numbers, `i64` (int64) bigints
- * in range; any other value of the column (null, another type) is kept aside as odd.
+ * in range, `ms` (timestamp[ms]) valid Dates as their milliseconds (a Date then dies with its row
+ * instead of living in a staging array); any other value of the column (null, another type, an
+ * invalid Date) is kept aside as odd. Each takes exactly what its column writer's common case
+ * takes, so a lane's values, converted, are what the writer would have made of them.
  */
-type Lane = 'f64' | 'i64';
+type Lane = 'f64' | 'i64' | 'ms';
 
 const INITIAL = 2048;
 const I64_MIN = -(2n ** 63n);
@@ -147,11 +151,18 @@ const I64_MAX = 2n ** 63n - 1n;
 function laneOf(f: Field): Lane | null {
   if (f.type.typeId === Type.Float && floatPrecision(f.type) === Precision.DOUBLE) return 'f64';
   if (f.type.typeId === Type.Int && intBits(f.type) === 64 && isSigned(f.type)) return 'i64';
+  if (f.type.typeId === Type.Timestamp && timeUnit(f.type) === TimeUnit.MILLISECOND) return 'ms';
   return null;
 }
 
 // a lane's first `n` values as the column's chunk (no nulls: a null is odd)
 function laneData(field: Field, values: Float64Array | BigInt64Array, n: number): Data {
+  if (field.type.typeId === Type.Timestamp) {
+    const out = new BigInt64Array(n);
+    const words = wordsOf(out);
+    for (let i = 0; i < n; i++) putInt64(words, i, (values as Float64Array)[i]!);
+    return fixedData(field.type, n, out, undefined, 0);
+  }
   return fixedData(field.type, n, n === values.length ? values : values.slice(0, n), undefined, 0);
 }
 
@@ -173,10 +184,11 @@ function storeOf(names: readonly string[], lanes: readonly (Lane | null)[]): Sto
     const lines = names.map((name, j) => {
       const read = readExpression('row', name);
       if (lanes[j] === 'f64') return `v = ${read}; if (typeof v === 'number') t[${j}][at] = v; else stage.odd(${j}, at, v);`;
+      if (lanes[j] === 'ms') return `v = ${read}; if (v instanceof Date && (ms = v.getTime()) === ms) t[${j}][at] = ms; else stage.odd(${j}, at, v);`;
       if (lanes[j] === 'i64') return `v = ${read}; if (typeof v === 'bigint' && v >= MIN && v <= MAX) t[${j}][at] = v; else stage.odd(${j}, at, v);`;
       return `c[${j}][at] = ${read};`;
     });
-    store = new Function('MIN', 'MAX', `return (row, c, t, at, stage) => { let v; ${lines.join('\n')} };`)(I64_MIN, I64_MAX) as Store;
+    store = new Function('MIN', 'MAX', `return (row, c, t, at, stage) => { let v, ms; ${lines.join('\n')} };`)(I64_MIN, I64_MAX) as Store;
     stores.set(id, store);
   }
   return store;
