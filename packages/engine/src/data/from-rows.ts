@@ -1,6 +1,6 @@
 // Row objects to one record batch of the table's schema: blocks of rows, each checked for unknown
 // keys and then converted a column at a time; the error reported is the one at the lowest row.
-import { RecordBatch, type Schema, Table, Vector } from 'apache-arrow';
+import { type Data, RecordBatch, type Schema, Table, Vector } from 'apache-arrow';
 import { type DataContext, RowError, describeValue, invalidData } from './fail.js';
 import { makeBatch } from './layout.js';
 import { gatherOf } from './gather.js';
@@ -38,14 +38,22 @@ export function rowsToBatch(schema: Schema, rows: readonly unknown[], ctx: DataC
 /**
  * Converts whole staged columns (`columns[j][i]`: column j of row i, rows 0..n-1) into one batch,
  * as `rowsToBatch` converts gathered blocks; `failure` is a bad row found before (an unknown key):
- * only the rows before it are checked, and it is reported unless a lower row fails.
+ * only the rows before it are checked, and it is reported unless a lower row fails. `ready[j]`,
+ * when given, is column j converted already (it holds no value that could fail).
  */
-export function convertColumns(schema: Schema, columns: readonly (readonly unknown[])[], n: number, failure: Failure | null, ctx: DataContext): RecordBatch {
-  const builders = schema.fields.map((f) => columnBuilder(f, n));
+export function convertColumns(
+  schema: Schema,
+  columns: readonly (readonly unknown[])[],
+  n: number,
+  failure: Failure | null,
+  ctx: DataContext,
+  ready: readonly (Data | null)[] = [],
+): RecordBatch {
+  const builders = schema.fields.map((f, j) => (ready[j] ? null : columnBuilder(f, n)));
   let limit = failure ? failure.row : n;
   for (let j = 0; j < builders.length; j++) {
     try {
-      builders[j]!.write(columns[j]!, 0, limit);
+      builders[j]?.write(columns[j]!, 0, limit);
     } catch (e) {
       if (!(e instanceof RowError)) throw e;
       failure = { row: e.row, column: schema.fields[j]!.name, message: e.message, value: e.value };
@@ -53,7 +61,7 @@ export function convertColumns(schema: Schema, columns: readonly (readonly unkno
     }
   }
   if (failure) throw invalidData(ctx, failure.message, failure);
-  return makeBatch(schema, builders.map((b) => b.finish()), n);
+  return makeBatch(schema, builders.map((b, j) => b?.finish() ?? ready[j]!), n);
 }
 
 /** The message for a key or field that is not a column of the table. */

@@ -19,6 +19,9 @@ const schema = schemaOf(
   ['name', new arrow.Utf8(), true],
   ['ok', new arrow.Bool(), true],
   ['constructor', new arrow.Utf8(), true],
+  // nullable columns of the typed lanes (float64, int64; time above is timestamp[ms])
+  ['w', new arrow.Float64(), true],
+  ['k', new arrow.Int64(), true],
 );
 
 // values of every JS kind, valid for some columns and not for others
@@ -30,6 +33,7 @@ const value = fc.oneof(
   fc.boolean(),
   fc.constantFrom(null, undefined),
   fc.integer({ min: -1e12, max: 1e12 }).map((ms) => new Date(ms)),
+  fc.constant(new Date(NaN)),
   fc.constant({}),
 );
 // a good row of the schema (so long runs of valid rows happen), or any keys in any order
@@ -42,6 +46,8 @@ const goodRow = fc.record({
   name: fc.option(fc.string()),
   ok: fc.option(fc.boolean()),
   constructor: fc.option(fc.string({ maxLength: 3 })),
+  w: fc.option(fc.double()),
+  k: fc.option(fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n })),
 });
 const keys = fc.constantFrom(...schema.fields.map((f) => f.name), 'extra', 'Depth');
 const anyRow = fc.dictionary(keys, value, { maxKeys: 9 });
@@ -117,6 +123,39 @@ describe('RowStage', () => {
       [1n, 'a'],
       [3n, null],
     ]);
+  });
+  it('forgets the values a throwing row had set aside (null, wrong type) for its typed columns', () => {
+    const stage = new RowStage(schema);
+    const bad = {
+      id: 'not a bigint',
+      time: null,
+      depth: null,
+      get name(): string {
+        throw new Error('boom');
+      },
+    };
+    expect(() => stage.add(bad)).toThrow('boom');
+    stage.add({ id: 3n, time: new Date(5), depth: -0, w: NaN, k: 2n ** 63n - 1n });
+    const rows = batchToRows(stage.toBatch({}));
+    expect(rows).toEqual([expect.objectContaining({ id: 3n, time: new Date(5), depth: -0, w: NaN, k: 2n ** 63n - 1n })]);
+    expect(Object.is(rows[0]!.depth, -0)).toBe(true);
+  });
+  it('rejects what a typed column cannot hold, naming the row and column, as the column writers do', () => {
+    const stage = new RowStage(schema);
+    stage.add({ id: 1n, depth: 1 });
+    stage.add({ id: 2n ** 63n, depth: 2 });
+    expect(outcome(() => stage.toBatch({}))).toMatchObject({ row: 1, column: 'id', value: 2n ** 63n });
+    stage.add({ id: 1n, depth: 1, time: new Date(NaN) });
+    expect(outcome(() => stage.toBatch({}))).toMatchObject({ row: 0, column: 'time' });
+    stage.add({ id: 1n, depth: 1 });
+    stage.add({ id: 2n, depth: undefined });
+    expect(outcome(() => stage.toBatch({}))).toMatchObject({ row: 1, column: 'depth' });
+  });
+  it('grows its typed columns past the first block of rows', () => {
+    const stage = new RowStage(schema);
+    const rows = Array.from({ length: 5000 }, (_, i) => ({ id: BigInt(i) * 3n ** 30n, time: new Date(i * 1000), depth: i / 7, w: i % 3 === 0 ? null : -i, k: i % 5 === 0 ? null : BigInt(-i) }));
+    for (const r of rows) stage.add(r);
+    expect(outcome(() => stage.toBatch({ table: 't' }))).toEqual(outcome(() => rowsToBatch(schema, rows, { table: 't' })));
   });
   it('reads a column named like an Object.prototype member only as an own property', () => {
     const stage = new RowStage(schema);

@@ -1,7 +1,9 @@
 import * as arrow from 'apache-arrow';
 import { type Data, type DataType, RecordBatch, makeData, vectorFromArray } from 'apache-arrow';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { batchToRows, rowFactory } from './rows.js';
+import { readColumn } from './read/column.js';
+import { batchToRows, rowSource } from './rows.js';
 
 const vec = (values: unknown[], type: DataType) => vectorFromArray(values as never[], type as never).data[0]! as Data;
 const ints64 = (type: DataType, values: bigint[]) => makeData({ type: type as arrow.Int64, data: BigInt64Array.from(values) }) as Data;
@@ -61,10 +63,36 @@ describe('batchToRows', () => {
   });
   it('makes rows one at a time, equal to the batch rows, keys named like Object.prototype members own', () => {
     const batch = new RecordBatch(Object.fromEntries([['__proto__', vec([1, 2, 3], new arrow.Int32())], ['constructor', vec(['a', null, 'c'], new arrow.Utf8())]]));
-    const make = rowFactory(batch.slice(1, 3));
+    const { make: m, sources } = rowSource(batch.slice(1, 3));
+    const make = (i: number) => m(sources, i);
     expect([make(0), make(1)]).toEqual(batchToRows(batch).slice(1));
     expect(Object.hasOwn(make(0), '__proto__')).toBe(true);
     expect(Object.getPrototypeOf(make(0))).toBe(Object.prototype);
     expect(make(1)).not.toBe(make(1));
+  });
+  it('makes each value with the row (Dates, strings, numbers) exactly as readColumn reads it, for any slice', () => {
+    const types: [DataType, fc.Arbitrary<unknown>][] = [
+      [new arrow.TimestampMillisecond(), fc.integer({ min: -8.64e15, max: 8.64e15 }).map((ms) => new Date(ms))],
+      [new arrow.TimestampSecond(), fc.integer({ min: -8.64e12, max: 8.64e12 }).map((s) => new Date(s * 1000))],
+      [new arrow.DateDay(), fc.integer({ min: -1e6, max: 1e6 }).map((d) => new Date(d * 86_400_000))],
+      [new arrow.Utf8(), fc.string({ unit: 'grapheme' })],
+      [new arrow.LargeUtf8(), fc.string({ unit: 'grapheme' })],
+      [new arrow.Float64(), fc.double()],
+      [new arrow.Int64(), fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n })],
+    ];
+    for (const [type, value] of types) {
+      fc.assert(
+        fc.property(fc.array(value, { minLength: 1, maxLength: 30 }), fc.nat(), fc.nat(), (values, a, b) => {
+          const lo = a % values.length;
+          const hi = lo + (b % (values.length - lo + 1));
+          const data = vec(values, type).slice(lo, hi - lo);
+          const { make, sources } = rowSource(new RecordBatch({ v: data }));
+          const made = Array.from({ length: hi - lo }, (_, i) => make(sources, i).v);
+          expect(made).toEqual(readColumn(data));
+          expect(made).toEqual(values.slice(lo, hi));
+        }),
+        { numRuns: 60 },
+      );
+    }
   });
 });

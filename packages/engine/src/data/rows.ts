@@ -1,7 +1,10 @@
 // Record batches as plain row objects, made one at a time by code generated per key list, straight from the columns.
-import type { Data, RecordBatch } from 'apache-arrow';
+import type { RecordBatch } from 'apache-arrow';
 import { columnKind } from '../schema/types.js';
+import { zeroOffset } from './layout.js';
 import { readColumn } from './read/column.js';
+import { textOf } from './read/strings.js';
+import { instantsOf } from './read/temporal.js';
 
 /**
  * The rows of a batch as plain objects with the schema's keys in order: 8-32 bit integers and
@@ -13,49 +16,81 @@ import { readColumn } from './read/column.js';
  * batchToRows(batch)[0] // { id: 1n, time: 2024-05-01T00:00:00.000Z, depth: 12.5, platform: 'argo-1' }
  */
 export function batchToRows(batch: RecordBatch): Record<string, unknown>[] {
-  const make = rowFactory(batch);
+  const { make, sources } = rowSource(batch);
   const rows = new Array<Record<string, unknown>>(batch.numRows);
-  for (let i = 0; i < rows.length; i++) rows[i] = make(i);
+  for (let i = 0; i < rows.length; i++) rows[i] = make(sources, i);
   return rows;
 }
 
 /**
- * A function making row `i` of `batch` (as `batchToRows` does) when called, so rows can be made
- * one at a time and die young. Numeric columns without nulls are read from their typed arrays as
- * the row is made; the other columns are read as JS values once, when the factory is made.
- * @example
- * const row = rowFactory(batch); for (let i = 0; i < batch.numRows; i++) use(row(i));
+ * Makes row `i` of a batch from the batch's `sources` (see `rowSource`). One function per key list
+ * and way of reading each column, generated once and kept: the code calling it (a replace's
+ * iterator) stays optimised from one batch and one transaction to the next, where a closure made
+ * per batch would be a new call target each time (and its optimised callers thrown away once it
+ * died).
  */
-export function rowFactory(batch: RecordBatch): (i: number) => Record<string, unknown> {
-  const sources = batch.data.children.map((child) => direct(child) ?? readColumn(child));
-  return makerOf(batch.schema.fields.map((f) => f.name))(sources);
+export type RowMaker = (sources: readonly unknown[], i: number) => Record<string, unknown>;
+
+/** A batch's rows, made one at a time: `make(sources, i)` is row `i`. */
+export interface RowSource {
+  readonly make: RowMaker;
+  readonly sources: readonly unknown[];
 }
 
-type Maker = (sources: readonly ArrayLike<unknown>[]) => (i: number) => Record<string, unknown>;
+/**
+ * What makes the rows of `batch` (as `batchToRows` does) one at a time, so each row can die young.
+ * Columns without nulls are read as the row is made: numbers and bigints from their typed arrays,
+ * Dates from each value's millisecond (`instantsOf`), strings as substrings of the column decoded
+ * once (`textOf`); the other columns (nulls, bools, binary) are read as JS values once, here.
+ * @example
+ * const { make, sources } = rowSource(batch); for (let i = 0; i < batch.numRows; i++) use(make(sources, i));
+ */
+export function rowSource(batch: RecordBatch): RowSource {
+  const sources: unknown[] = [];
+  const how = batch.data.children.map((child) => {
+    const data = zeroOffset(child);
+    const kind = data.nullCount > 0 ? null : columnKind(data.type);
+    if (kind === 'int' || kind === 'bigint' || kind === 'float') sources.push(data.values);
+    else if (kind === 'timestamp' || kind === 'date') {
+      sources.push(instantsOf(data));
+      return 'd';
+    } else if (kind === 'utf8' && data.length > 0) {
+      const text = textOf(data);
+      if (text === null) sources.push(readColumn(data));
+      else {
+        sources.push(text.at, text.text);
+        return 's';
+      }
+    } else sources.push(readColumn(data));
+    return 'v';
+  });
+  return { make: makerOf(batch.schema.fields.map((f) => f.name), how.join('')), sources };
+}
 
-// Code generated per key list: one object literal of all the keys (one V8 shape, one allocation
-// site), each value read from its column's source at a constant position in the literal.
-const makers = new Map<string, Maker>();
+// Code generated per key list and way each column is read: one object literal of all the keys
+// (one V8 shape, one allocation site), each value made from its column's source(s) at a constant
+// position in the literal: `v` the source's element, `d` a Date of the source's millisecond, `s` a
+// substring of the decoded column (two sources: the offsets, then the text).
+const makers = new Map<string, RowMaker>();
 const MAX_CACHED = 10_000;
 
-function makerOf(names: readonly string[]): Maker {
-  const id = JSON.stringify(names);
+function makerOf(names: readonly string[], how: string): RowMaker {
+  const id = `${how}:${JSON.stringify(names)}`;
   let make = makers.get(id);
   if (make === undefined) {
     if (makers.size >= MAX_CACHED) makers.clear();
-    // a quoted "__proto__" key in a literal would set the prototype; the computed form defines it
-    const props = names.map((n, j) => `${n === '__proto__' ? `[${JSON.stringify(n)}]` : JSON.stringify(n)}: s${j}[i]`);
-    const locals = names.map((_, j) => `s${j} = s[${j}]`);
-    const body = names.length === 0 ? 'return () => ({});' : `const ${locals.join(', ')}; return (i) => ({ ${props.join(', ')} });`;
-    make = new Function('s', body) as Maker;
+    let at0 = 0;
+    const props = names.map((n, j) => {
+      // a quoted "__proto__" key in a literal would set the prototype; the computed form defines it
+      const key = n === '__proto__' ? `[${JSON.stringify(n)}]` : JSON.stringify(n);
+      const at = at0;
+      at0 += how[j] === 's' ? 2 : 1;
+      if (how[j] === 'd') return `${key}: new Date(s[${at}][i])`;
+      if (how[j] !== 's') return `${key}: s[${at}][i]`;
+      return `${key}: s[${at + 1}].substring(s[${at}][i], s[${at}][i + 1])`;
+    });
+    make = new Function('s', 'i', `return { ${props.join(', ')} };`) as RowMaker;
     makers.set(id, make);
   }
   return make;
-}
-
-// the typed array of a numeric chunk without nulls (its element is the row's JS value), else null
-function direct(data: Data): ArrayLike<unknown> | null {
-  const kind = columnKind(data.type);
-  if (data.nullCount > 0 || (kind !== 'int' && kind !== 'bigint' && kind !== 'float')) return null;
-  return data.values as ArrayLike<unknown>;
 }

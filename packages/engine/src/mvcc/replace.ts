@@ -1,9 +1,19 @@
 // A transaction's replace: the matching rows, computed first, yielded as row objects or record batches and deleted as yielded.
 import type { RecordBatch } from 'apache-arrow';
 import type { Row } from '../cursor.js';
-import { rowFactory } from '../data/rows.js';
+import { type RowMaker, rowSource } from '../data/rows.js';
 import type { PartMatches } from '../read/execute.js';
 import type { RowMarker, TxState } from './tx-state.js';
+import { keepShape } from '../shapes.js';
+
+/**
+ * What a replace asks of its transaction before each row: `check()` throws once it is no longer
+ * active. The transaction itself, not a closure made per replace: the iterator's optimised code
+ * then calls one method of one class from one replace to the next.
+ */
+export interface Guard {
+  check(): void;
+}
 
 /**
  * What `Transaction.replace(filter)` returns: iterate it for row objects, or call `batches()` for
@@ -21,11 +31,11 @@ export class Replacement implements AsyncIterable<Row> {
   constructor(
     private readonly matches: () => Promise<Promise<PartMatches>[]>,
     private readonly state: TxState,
-    private readonly check: () => void,
+    private readonly tx: Guard,
   ) {}
 
   [Symbol.asyncIterator](): AsyncIterator<Row> {
-    return new RowIterator(this.matches, this.state, this.check);
+    return new RowIterator(this.matches, this.state, this.tx);
   }
 
   /** The matches as record batches of the table's schema, one or more per partition with matches. */
@@ -33,7 +43,7 @@ export class Replacement implements AsyncIterable<Row> {
     for (const next of await this.matches()) {
       const m = await next;
       if (m.rows.length === 0) continue;
-      this.check();
+      this.tx.check();
       const marker = this.state.marker(m.part, m.rows);
       // runs of rows the marker could delete (the transaction had not deleted them meanwhile)
       const n = m.rows.length;
@@ -56,7 +66,8 @@ class RowIterator implements AsyncIterator<Row> {
   private part = -1;
   private current: PartMatches | null = null;
   private offset = 0;
-  private make: (i: number) => Row = () => ({});
+  private make: RowMaker | null = null;
+  private sources: readonly unknown[] = [];
   private size = 0;
   private k = 0;
   private marker: RowMarker | null = null;
@@ -64,7 +75,7 @@ class RowIterator implements AsyncIterator<Row> {
   constructor(
     private readonly matches: () => Promise<Promise<PartMatches>[]>,
     private readonly state: TxState,
-    private readonly check: () => void,
+    private readonly tx: Guard,
   ) {}
 
   next(): Promise<IteratorResult<Row>> {
@@ -89,9 +100,9 @@ class RowIterator implements AsyncIterator<Row> {
     if (m === null) return null;
     for (;;) {
       while (this.k < this.size) {
-        this.check();
+        this.tx.check();
         const k = this.k++;
-        if (this.marker!.markAt(this.offset + k)) return { value: this.make(k), done: false };
+        if (this.marker!.markAt(this.offset + k)) return { value: this.make!(this.sources, k), done: false };
       }
       if (this.offset + this.size >= m.rows.length) return null;
       this.offset += this.size;
@@ -108,7 +119,7 @@ class RowIterator implements AsyncIterator<Row> {
       const m = await this.all[this.part]!;
       if (this.all.length === 0) return { value: undefined, done: true }; // returned meanwhile
       if (m.rows.length === 0) continue;
-      this.check();
+      this.tx.check();
       this.current = m;
       this.offset = 0;
       this.marker = this.state.marker(m.part, m.rows);
@@ -120,8 +131,13 @@ class RowIterator implements AsyncIterator<Row> {
 
   private slice(m: PartMatches): void {
     const hi = Math.min(m.rows.length, this.offset + SLICE);
-    this.make = rowFactory(this.offset === 0 && hi === m.rows.length ? m.batch! : m.batch!.slice(this.offset, hi));
+    const rows = rowSource(this.offset === 0 && hi === m.rows.length ? m.batch! : m.batch!.slice(this.offset, hi));
+    this.make = rows.make;
+    this.sources = rows.sources;
     this.size = hi - this.offset;
     this.k = 0;
   }
 }
+
+// a replace's iterator keeps its hidden class through full GCs (see keepShape)
+keepShape(new RowIterator(() => Promise.resolve([]), null as never, { check: () => undefined }));

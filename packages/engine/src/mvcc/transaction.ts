@@ -16,6 +16,7 @@ import { scheduleCompaction } from '../write/compact.js';
 import { removeParts, type WrittenPart, writeParts } from '../write/partition.js';
 import { Replacement } from './replace.js';
 import { TxState } from './tx-state.js';
+import { keepShape } from '../shapes.js';
 
 /**
  * Row objects staged by per-row inserts before they are converted together: few enough that the
@@ -111,7 +112,7 @@ export class Transaction implements TransactionApi {
    */
   replace(filter: string, options: MatchOptions = {}): Replacement {
     this.check();
-    return new Replacement(() => this.matchEach(filter, options), this.data, () => this.check());
+    return new Replacement(() => this.matchEach(filter, options), this.data, this);
   }
 
   /** `replace(filter).batches()` (the wire shape of `/sdk/replace`). */
@@ -276,7 +277,8 @@ export class Transaction implements TransactionApi {
     return p;
   }
 
-  private check(): void {
+  /** @internal throws `Closed` unless the transaction is active (and its store open) */
+  check(): void {
     this.ctx.checkOpen();
     if (this.status !== 'active') {
       throw new HaloclineError('Closed', `the transaction on table "${this.table}" is ${this.status}`, { table: this.table });
@@ -299,3 +301,6 @@ export class Transaction implements TransactionApi {
     if (this.readers === 0) this.data.base.release();
   }
 }
+
+// a transaction's hidden class outlives full GCs (see keepShape)
+keepShape(new Transaction(null as never, '', null as never));

@@ -15,6 +15,7 @@ import { removeParts, sliceColumns, type WrittenPart, writeParts } from '../writ
 import { type Deleted, emptyBits, isDeleted, markRows, seedDeleted } from './deletes.js';
 import { mergeRows } from './forward.js';
 import { first } from './hedge.js';
+import { keepShape } from '../shapes.js';
 
 // ids of local parts: the prefix and their index (committed part ids never start with it)
 const LOCAL = 'local-';
@@ -469,3 +470,7 @@ export function cut(batches: readonly RecordBatch[], rows: number): [RecordBatch
   }
   return [before, after];
 }
+
+// the hidden classes of a transaction's state and of a replace's markers outlive full GCs (see keepShape)
+keepShape(new Marker(new Int32Array(0), { bits: new Uint8Array(0), count: 0 }, []));
+keepShape(new TxState(null as never, null as never));

@@ -7,39 +7,60 @@ import { type ColumnReader, nullsOf } from './reader.js';
 
 /** utf8/largeutf8 → string; binary/largebinary → a Uint8Array copy. */
 export const readStrings: ColumnReader = (data, out) => {
-  const bytes = data.values as Uint8Array;
-  const at = offsetsOf(data);
   const nulls = nullsOf(data);
   const n = data.length;
   const text = data.typeId === Type.Utf8 || data.typeId === Type.LargeUtf8;
+  const whole = text ? textOf(data) : null;
+  if (whole !== null) {
+    const { text: w, at } = whole;
+    for (let i = 0; i < n; i++) out[i] = nulls !== null && !isValid(nulls, i) ? null : w.substring(at[i]!, at[i + 1]!);
+    return;
+  }
+  const bytes = data.values as Uint8Array;
+  const at = offsetsOf(data);
   if (!text) {
     for (let i = 0; i < n; i++) out[i] = nulls !== null && !isValid(nulls, i) ? null : bytes.slice(at(i), at(i + 1));
     return;
   }
-  // valid UTF-8 is decoded once; each value is then a substring, found by a forward scan
-  // counting UTF-16 units (offsets never decrease), which is the identity for ASCII
-  const used = bytes.subarray(0, at(n));
-  if (used.length < MAX_STRING && isUtf8(used)) {
-    const whole = decoder.decode(used);
-    const ascii = whole.length === used.length;
-    let b = 0;
-    let u = 0;
-    let start = 0;
-    for (let i = 0; i < n; i++) {
-      const s = at(i);
-      const e = at(i + 1);
-      if (ascii) out[i] = nulls !== null && !isValid(nulls, i) ? null : whole.substring(s, e);
-      else {
-        for (; b < s; b++) u += unitsOf(bytes[b]!);
-        start = u;
-        for (; b < e; b++) u += unitsOf(bytes[b]!);
-        out[i] = nulls !== null && !isValid(nulls, i) ? null : whole.substring(start, u);
-      }
-    }
-    return;
-  }
   for (let i = 0; i < n; i++) out[i] = nulls !== null && !isValid(nulls, i) ? null : decoder.decode(bytes.subarray(at(i), at(i + 1)));
 };
+
+/** A utf8 chunk decoded once: value `i` is `text.substring(at[i], at[i + 1])` (UTF-16 units). */
+export interface Text {
+  readonly text: string;
+  readonly at: Int32Array;
+}
+
+/**
+ * An offset-0 utf8/largeutf8 chunk as one decoded string and each value's UTF-16 offsets into it,
+ * so a value is one substring, made when it is needed (see `rowSource`); null when the bytes are
+ * not valid UTF-8 as a whole or too long for one string (then each value is decoded on its own).
+ */
+export function textOf(data: Data): Text | null {
+  const bytes = data.values as Uint8Array;
+  const off = offsetsOf(data);
+  const n = data.length;
+  const used = bytes.subarray(0, off(n));
+  if (used.length >= MAX_STRING || !isUtf8(used)) return null;
+  const text = decoder.decode(used);
+  const offsets = data.valueOffsets as unknown as Int32Array | BigInt64Array;
+  // ASCII: byte offsets are the unit offsets
+  if (text.length === used.length && offsets instanceof Int32Array && offsets.length > n) return { text, at: offsets };
+  const at = new Int32Array(n + 1);
+  if (text.length === used.length) {
+    for (let i = 0; i <= n; i++) at[i] = off(i);
+    return { text, at };
+  }
+  // a forward scan counting UTF-16 units (offsets never decrease)
+  let b = 0;
+  let u = 0;
+  for (let i = 1; i <= n; i++) {
+    const e = off(i);
+    for (; b < e; b++) u += unitsOf(bytes[b]!);
+    at[i] = u;
+  }
+  return { text, at };
+}
 
 const decoder = new TextDecoder();
 // V8's longest string is 2^29 - 24 UTF-16 units

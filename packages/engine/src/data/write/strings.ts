@@ -17,6 +17,8 @@ class BytesBuilder implements ColumnBuilder {
   private readonly validity: Validity;
   private bytes: Uint8Array;
   private p = 0;
+  // a block had other than ASCII strings: the next ones go value by value at once
+  private mixed = false;
   private readonly off32: Int32Array | null;
   private readonly off64: BigInt64Array | null;
   private readonly words: Int32Array | null;
@@ -34,6 +36,7 @@ class BytesBuilder implements ColumnBuilder {
   }
 
   write(values: readonly unknown[], lo: number, hi: number): void {
+    if (this.text && this.off32 !== null && !this.mixed && this.ascii(values, lo, hi)) return;
     const { text, validity, off32, words } = this;
     let { bytes, p } = this;
     for (let i = lo; i < hi; i++) {
@@ -65,6 +68,31 @@ class BytesBuilder implements ColumnBuilder {
     }
     this.bytes = bytes;
     this.p = p;
+  }
+
+  // A block of strings only, all ASCII, in one encode of them joined (a native copy; the loop below
+  // goes a code unit at a time): true when done, false (nothing written) otherwise
+  private ascii(values: readonly unknown[], lo: number, hi: number): boolean {
+    const off32 = this.off32!;
+    let units = 0;
+    for (let i = lo; i < hi; i++) {
+      const v = values[i - lo];
+      if (typeof v !== 'string') return false;
+      units += v.length;
+    }
+    const start = this.p;
+    if (hi <= lo || start + 3 * units > INT32_MAX) return false;
+    const block = values.length === hi - lo ? (values as string[]) : (values.slice(0, hi - lo) as string[]);
+    if (start + 3 * units > this.bytes.length) this.grow(start, start + 3 * units);
+    // one UTF-8 byte a unit: every unit was ASCII (any other takes two or three bytes, a pair four)
+    if (encoder.encodeInto(block.join(''), this.bytes.subarray(start)).written !== units) {
+      this.mixed = true;
+      return false;
+    }
+    let p = start;
+    for (let i = lo; i < hi; i++) off32[i + 1] = p += (values[i - lo] as string).length;
+    this.p = p;
+    return true;
   }
 
   finish(): Data {
