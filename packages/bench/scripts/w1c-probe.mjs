@@ -16,7 +16,7 @@ const [enginePkg, template, rowsArg, windowArg] = process.argv.slice(2);
 const profOut = process.argv.includes('--prof') ? process.argv[process.argv.indexOf('--prof') + 1] : null;
 const rows = Number(rowsArg ?? 3_000_000);
 const WINDOW = Number(windowArg ?? 3000);
-const WARM = 2000;
+const WARM = Number(process.env.WARM_MS ?? 2000);
 const engine = await import(pathToFileURL(resolve(enginePkg, 'dist/index.js')).href);
 // the generator of the same tree: one apache-arrow instance with the engine's
 const gen = await import(pathToFileURL(resolve(enginePkg, '../bench/dist/generate.js')).href);
@@ -101,15 +101,22 @@ for (const end = performance.now() + WARM; performance.now() < end; ) await read
 const session = profOut ? new Session() : null;
 if (session) { session.connect(); await session.post('Profiler.enable'); await session.post('Profiler.setSamplingInterval', { interval: 200 }); }
 const profiled = async (name) => {
+  console.log(`=== ${name} window start`);
   if (session) await session.post('Profiler.start');
   const w = await window(WINDOW);
+  console.log(`=== ${name} window end`);
   if (session) writeFileSync(`${profOut}.${name}.cpuprofile`, JSON.stringify((await session.post('Profiler.stop')).profile));
   return w;
 };
 const idle = await profiled('idle');
 const writer = (async () => { while (!stop) { await t.insert(batch); commits++; } })();
 for (const end = performance.now() + WARM; performance.now() < end; ) await read();
+// --perf <file>: perf samples of V8's platform threads (those running at startup, main excluded) in the busy window
+const perfOut = process.argv.includes('--perf') ? process.argv[process.argv.indexOf('--perf') + 1] : null;
+const { spawn } = await import('node:child_process');
+const perf = perfOut ? spawn('perf', ['record', '-F', '999', '-g', '-o', perfOut, '-t', [...startup].filter((t) => t !== String(process.pid)).join(','), '--', 'sleep', String(WINDOW / 1000)], { stdio: 'ignore' }) : null;
 const busy = await profiled('busy');
+if (perf) await new Promise((r) => perf.on('exit', r));
 stop = true;
 await writer;
 const parts = (await t.stats?.())?.num_rows;
