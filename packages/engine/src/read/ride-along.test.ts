@@ -1,5 +1,5 @@
 // Small scan tasks ride along with the batches a scan sends to the pool anyway; alone, they run inline.
-import { Field, Float64, Int32, Schema, makeData } from 'apache-arrow';
+import { type Data, Field, Float64, Int32, Schema, makeData } from 'apache-arrow';
 import { expect, it } from 'vitest';
 import type { StoreContext } from '../context.js';
 import { taskColumn } from '../exec/arrays.js';
@@ -53,7 +53,7 @@ it('keeps a task whose columns are not all in shared memory off the pool', () =>
   const { typed, key, columns } = prepareFilter('v > 1', schema);
   const values = Float64Array.from([1, 2, 3]);
   const plain = makeData({ type: new Float64(), length: 3, nullCount: 0, data: values });
-  const task = (data: typeof plain): ScanTask => ({ mode: 'count', length: 3, filter: { typed, key, columns }, columns: { v: taskColumn(data) }, project: [] });
+  const task = (data: Data): ScanTask => ({ mode: 'count', length: 3, filter: { typed, key, columns }, columns: { v: taskColumn(data) }, project: [] });
   expect(rideAlong(task(plain))).toBe(false); // a transaction's own rows: posting would copy them
   expect(rideAlong(task(sharedData(plain, true)))).toBe(true);
 });
