@@ -32,7 +32,9 @@ if (!existsSync(template)) {
 }
 const dir = mkdtempSync(join(tmpdir(), 'w1c-probe-'));
 execFileSync('cp', ['-a', template, join(dir, 'store')]);
-const store = await engine.openStore({ path: join(dir, 'store') });
+// --deltas N: N 10k-row deltas committed first, never compacted; then only the idle window (reads over them)
+const deltas = process.argv.includes('--deltas') ? Number(process.argv[process.argv.indexOf('--deltas') + 1]) : 0;
+const store = await engine.openStore({ path: join(dir, 'store'), ...(deltas > 0 ? { compactRun: 100000 } : {}) });
 const ctx = store.ctx;
 const t = store.table('obs');
 
@@ -66,7 +68,10 @@ function threads() {
       const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       const [run, wait] = readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8').split(' ').map(Number);
-      out.set(tid, { cpu: run / 1e6, wait: wait / 1e6, nice: Number(f[16]), start: Number(f[19]) });
+      const st = readFileSync(`/proc/self/task/${tid}/status`, 'utf8');
+      const vol = Number(/voluntary_ctxt_switches:\s+(\d+)/.exec(st)?.[1] ?? 0);
+      const invol = Number(/nonvoluntary_ctxt_switches:\s+(\d+)/.exec(st)?.[1] ?? 0);
+      out.set(tid, { cpu: run / 1e6, wait: wait / 1e6, nice: Number(f[16]), start: Number(f[19]), vol, invol });
     } catch { /* gone */ }
   }
   return out;
@@ -97,6 +102,57 @@ async function window(ms) {
 
 let commits = 0;
 let stop = false;
+if (deltas > 0) {
+  await read(); // the read column cached: each delta's comes into the cache as written
+  for (let i = 0; i < deltas; i++) await t.insert(batch);
+  for (const end = performance.now() + WARM; performance.now() < end; ) await read();
+  fmtThreads(await window(WINDOW), 'reads over deltas');
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+  process.exit(0);
+}
+if (process.argv.includes('--writer-only')) {
+  // the writer alone (a read every 10 commits keeps the table's read column hot): main-thread CPU per commit, and its profile
+  // profiling (--prof) wakes the main thread at every sample: context switches are counted without it
+  const session = profOut ? new Session() : null;
+  session?.connect();
+  await session?.post('Profiler.enable');
+  await session?.post('Profiler.setSamplingInterval', { interval: 100 });
+  await read();
+  const loop = async (ms) => { for (const end = performance.now() + ms; performance.now() < end; ) { await t.insert(batch); if (++commits % 10 === 0) await read(); } };
+  await loop(WARM);
+  const before = threads();
+  const c0 = commits;
+  // --perf <file>: on-CPU samples of the main thread (a CPU profile counts time spent descheduled too)
+  const perfOut = process.argv.includes('--perf') ? process.argv[process.argv.indexOf('--perf') + 1] : null;
+  const { spawn } = await import('node:child_process');
+  const perf = perfOut ? spawn('perf', ['record', '-F', '2999', '-g', '-o', perfOut, '-t', String(process.pid), '--', 'sleep', String(WINDOW / 1000)], { stdio: 'ignore' }) : null;
+  await session?.post('Profiler.start');
+  const start = performance.now();
+  await loop(WINDOW);
+  const wall = performance.now() - start;
+  if (session) writeFileSync(`${profOut}.writer.cpuprofile`, JSON.stringify((await session.post('Profiler.stop')).profile));
+  const after = threads();
+  if (perf) await new Promise((r) => perf.on('exit', r));
+  const n = commits - c0;
+  console.log(`writer alone: ${n} commits in ${wall.toFixed(0)} ms (${(n / wall * 1000).toFixed(1)}/s), CPU per commit (ms):`);
+  const by = {};
+  for (const [tid, a] of after) {
+    const b = before.get(tid) ?? { cpu: 0 };
+    const k = tid === String(process.pid) ? 'main' : a.nice === 19 ? 'part writer' : startup.has(tid) ? 'startup (V8 platform)' : 'other (scan workers, libuv)';
+    by[k] = (by[k] ?? 0) + a.cpu - b.cpu;
+  }
+  for (const [k, v] of Object.entries(by).sort()) console.log(`  ${k.padEnd(28)} ${(v / n).toFixed(2)}`);
+  const m0 = before.get(String(process.pid)), m1 = after.get(String(process.pid));
+  if (process.argv.includes('--threads')) for (const [tid, a] of after) {
+    const b = before.get(tid) ?? { cpu: 0, vol: 0, invol: 0 };
+    console.log(`    ${tid} start ${a.start} nice ${a.nice}: cpu ${((a.cpu - b.cpu) / n).toFixed(2)} ms, ${((a.vol - b.vol) / n).toFixed(1)} + ${((a.invol - b.invol) / n).toFixed(1)} switches per commit`);
+  }
+  console.log(`  main thread context switches per commit: ${((m1.vol - m0.vol) / n).toFixed(1)} voluntary, ${((m1.invol - m0.invol) / n).toFixed(1)} involuntary`);
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+  process.exit(0);
+}
 for (const end = performance.now() + WARM; performance.now() < end; ) await read();
 const session = profOut ? new Session() : null;
 if (session) { session.connect(); await session.post('Profiler.enable'); await session.post('Profiler.setSamplingInterval', { interval: 200 }); }
@@ -129,6 +185,13 @@ const sum = (w) => {
   for (const [tid, p] of w.per) { const k = role(tid, p); r[k] ??= { cpu: 0, wait: 0 }; r[k].cpu += p.cpu; r[k].wait += p.wait; }
   return r;
 };
+function fmtThreads(w, name) {
+  // main, the part writer (nice 19), platform (startup) threads, and the rest (scan workers, libuv)
+  const r = {};
+  for (const [tid, p] of w.per) { const k = tid === String(process.pid) ? 'main' : p.nice === 19 ? 'part writer' : startup.has(tid) ? 'startup (V8 platform)' : 'scan workers, libuv'; r[k] = (r[k] ?? 0) + p.cpu; }
+  console.log(`${name}: ${w.reads} reads in ${w.wall.toFixed(0)} ms, median ${w.median.toFixed(2)} ms; per read: ${w.inlineTasks.toFixed(1)} inline tasks ${w.inlineMs.toFixed(2)} ms, ${w.pooledTasks.toFixed(1)} pooled tasks`);
+  for (const [k, v] of Object.entries(r).sort()) console.log(`  ${k.padEnd(24)} cpu per read ${(v / w.reads).toFixed(2)} ms`);
+}
 const fmt = (w, name) => {
   const s = sum(w);
   console.log(`${name}: ${w.reads} reads in ${w.wall.toFixed(0)} ms, median ${w.median.toFixed(2)} (p10 ${w.p10.toFixed(2)}, p90 ${w.p90.toFixed(2)}) ms, ${w.commits} commits (${(w.commits / w.wall * 1000).toFixed(1)}/s); per read: ${w.inlineTasks.toFixed(1)} inline tasks ${w.inlineMs.toFixed(2)} ms, ${w.pooledTasks.toFixed(1)} pooled tasks in ${w.pooledBatches.toFixed(1)} batches; main isolate GC ${w.gcCount} pauses ${w.gcMs.toFixed(0)} ms`);
