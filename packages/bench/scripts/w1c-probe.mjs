@@ -128,9 +128,11 @@ if (process.argv.includes('--writer-only')) {
   const { spawn } = await import('node:child_process');
   const perf = perfOut ? spawn('perf', ['record', '-F', '2999', '-g', '-o', perfOut, '-t', String(process.pid), '--', 'sleep', String(WINDOW / 1000)], { stdio: 'ignore' }) : null;
   await session?.post('Profiler.start');
+  console.log('=== writer window start');
   const start = performance.now();
   await loop(WINDOW);
   const wall = performance.now() - start;
+  console.log('=== writer window end');
   if (session) writeFileSync(`${profOut}.writer.cpuprofile`, JSON.stringify((await session.post('Profiler.stop')).profile));
   const after = threads();
   if (perf) await new Promise((r) => perf.on('exit', r));
