@@ -1,8 +1,16 @@
-// W1C probe: where a read's time goes while a writer commits. Per-thread CPU over an idle and a busy
-// window of equal length, reads completed, commits, the scan tasks each read ran inline and pooled,
-// and (with --prof) a CPU profile of the main thread in the busy window.
+// W1C probe: where a read's time goes while a writer commits. Per-thread CPU (schedstat) and run-queue
+// wait over an idle and a busy window of equal length, reads completed, commits, the scan tasks each
+// read ran inline and pooled, the main isolate's GC pauses (docs/architecture.md, W1C session 8).
 //
-// usage: node --expose-gc scripts/w1c-probe.mjs <engine package dir> <template store dir> [rows] [windowMs] [--prof <prefix>: <prefix>.idle.cpuprofile, <prefix>.busy.cpuprofile]
+// usage: node --expose-gc scripts/w1c-probe.mjs <engine package dir> <template store dir> [rows] [windowMs] [options]
+//   --prof <prefix>   CPU profiles of the main thread: <prefix>.idle/.busy(.writer).cpuprofile
+//   --perf <file>     perf samples of V8's platform threads in the busy window (of the main thread with --writer-only)
+//   --threads         every thread's CPU per window
+//   --inline-cpu      inline tasks timed by the main thread's CPU (schedstat; ~12 µs a task of its own) instead of wall time
+//   --writer-only     no timed reads: CPU and context switches per commit of the writer alone (a read every 10 commits)
+//   --deltas N        N uncompacted 10k-row deltas first, then one window of reads over them
+//   WARM_MS=<ms>      untimed reads (and writing) before each window, default 2000
+// <engine package dir> is packages/engine of any tree (its ../bench/dist/generate.js makes the rows).
 // The template store (table `obs`, the bench's rows) is made on first use and copied for every run.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
