@@ -224,7 +224,8 @@ export function run(ctx: StoreContext, part: PartRecord, t: ScanTask, parallel: 
 /**
  * Runs the tasks of `parts` (in the same order) to completion, results in order: each placed as
  * `run` places it, the pooled ones in batches (a few per worker, balanced by rows), so a scan over
- * many partitions pays a few worker round trips instead of one per partition.
+ * many partitions pays a few worker round trips instead of one per partition. When some go to the
+ * pool, the small ones ride along in the same batches (`rideAlong`) instead of running here.
  */
 export async function runAll(ctx: StoreContext, parts: readonly PartRecord[], tasks: readonly ScanTask[], parallel: boolean): Promise<ScanResult[]> {
   const results: Promise<ScanResult>[] = new Array(tasks.length);
@@ -232,11 +233,13 @@ export async function runAll(ctx: StoreContext, parts: readonly PartRecord[], ta
   const inline: { at: number; task: ScanTask }[] = [];
   const end = ctx.reads.begin();
   try {
+    const small: { at: number; task: ScanTask; rows: number }[] = [];
     tasks.forEach((t, at) => {
       const { task, pooled: onPool, rows } = placed(ctx, parts[at]!, t, parallel);
       if (onPool) pooled.push({ at, task, rows });
-      else inline.push({ at, task });
+      else small.push({ at, task, rows });
     });
+    for (const s of small) (pooled.length > 0 && rideAlong(s.task) ? pooled : inline).push(s);
     if (pooled.length > 0) {
       // two batches per worker: each holds its next one (see exec/pool.ts), and a slow one holds less back
       const groups = balanced(pooled, Math.min(pooled.length, 2 * ctx.pool!.concurrency));
@@ -251,6 +254,19 @@ export async function runAll(ctx: StoreContext, parts: readonly PartRecord[], ta
   } finally {
     end();
   }
+}
+
+/**
+ * Whether a small task goes to the pool with the batches a scan sends there anyway: it costs no
+ * round trip of its own, and the thread that drives the scan (and commits a writer's inserts)
+ * scans nothing. W1C, a count over ten 1M-row partitions and the 8–12 deltas of a writer's
+ * commits, ran the deltas here: 1–2.6 ms of a busy read's main thread, on a loop the workers keep
+ * optimised and this thread runs only for deltas (docs/architecture.md). Only tasks whose columns
+ * are all in shared memory go (a transaction's own rows in ordinary buffers would be copied).
+ */
+export function rideAlong(task: ScanTask): boolean {
+  const shared = (b: unknown) => b === null || b === undefined || (ArrayBuffer.isView(b) && b.buffer instanceof SharedArrayBuffer);
+  return Object.values(task.columns).every((c) => shared(c.values) && shared(c.validity) && shared(c.offsets));
 }
 
 // the executor of a task and the task it runs (with the row range of a sorted partition)

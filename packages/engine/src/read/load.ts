@@ -57,8 +57,16 @@ export async function warmColumnsOf(ctx: StoreContext, to: readonly StoredPart[]
  */
 export function hotColumns(ctx: StoreContext, tableId: string, names: readonly string[]): Set<string> {
   const parts = lastState(ctx, tableId)?.parts ?? [];
-  // a schema column is cached under its own name (only derived columns share another's segment)
-  return new Set(names.filter((name) => parts.some((p) => ctx.cache.has(`${p.id}/${name}`))));
+  // a schema column is cached under its own name (only derived columns share another's segment);
+  // one look-up per partition in the cache's index (a probe per partition and name cost ~0.5 ms
+  // of each 10k-row commit into the bench's ~60-partition `obs`)
+  const hot = new Set<string>();
+  const wanted = new Set(names);
+  for (const p of parts) {
+    for (const n of ctx.cache.namesOf(p.id)) if (wanted.delete(n)) hot.add(n);
+    if (wanted.size === 0) break;
+  }
+  return hot;
 }
 
 /** Puts columns of a partition this process just wrote (offset-0 chunks over SharedArrayBuffers) in the cache. */

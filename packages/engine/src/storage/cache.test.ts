@@ -1,4 +1,5 @@
 import { Float64, vectorFromArray } from 'apache-arrow';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ColumnCache } from './cache.js';
 
@@ -48,5 +49,33 @@ describe('ColumnCache', () => {
     expect(c.bytesUsed).toBe(50);
     c.dropPart('p1');
     expect(c.bytesUsed).toBe(0);
+  });
+
+  it('knows the cached columns of each partition after any puts, uses, charges, evictions and drops', () => {
+    const parts = ['p1', 'p2', 'p3'];
+    const names = ['a', 'b', 'c/d']; // a column name may hold '/': the partition is what precedes the first one
+    const op = fc.oneof(
+      fc.record({ kind: fc.constant('put'), part: fc.constantFrom(...parts), name: fc.constantFrom(...names), bytes: fc.integer({ min: 1, max: 60 }) }),
+      fc.record({ kind: fc.constant('get'), part: fc.constantFrom(...parts), name: fc.constantFrom(...names) }),
+      fc.record({ kind: fc.constant('charge'), part: fc.constantFrom(...parts), name: fc.constantFrom(...names), bytes: fc.integer({ min: 1, max: 60 }) }),
+      fc.record({ kind: fc.constant('drop'), part: fc.constantFrom(...parts) }),
+    );
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 40 }), (ops) => {
+        const c = new ColumnCache(100);
+        for (const o of ops) {
+          const key = `${o.part}/${'name' in o ? o.name : ''}`;
+          if (o.kind === 'put') c.put(key, entry(o.bytes));
+          else if (o.kind === 'get') c.get(key);
+          else if (o.kind === 'charge') c.charge(key, c.get(key)?.data ?? entry(1).data, o.bytes);
+          else c.dropPart(o.part);
+          for (const p of parts) {
+            const held = names.filter((n) => c.has(`${p}/${n}`));
+            expect(c.columnsOf(p).sort()).toEqual(held);
+            expect([...c.namesOf(p)].sort()).toEqual(held);
+          }
+        }
+      }),
+    );
   });
 });

@@ -10,6 +10,8 @@ export interface CachedColumn {
 /** LRU by bytes; entries are keyed `${part}/${column}`. */
 export class ColumnCache {
   private readonly entries = new Map<string, CachedColumn>();
+  /** The cached column names of each partition (keys split at their first '/'): per-partition questions without a walk of every entry. */
+  private readonly byPart = new Map<string, Set<string>>();
   private used = 0;
 
   constructor(readonly budget: number) {}
@@ -34,6 +36,10 @@ export class ColumnCache {
     if (value.bytes > this.budget) return;
     this.delete(key);
     this.entries.set(key, value);
+    const [part, name] = split(key);
+    let names = this.byPart.get(part);
+    if (!names) this.byPart.set(part, (names = new Set()));
+    names.add(name);
     this.used += value.bytes;
     this.evict();
   }
@@ -42,8 +48,7 @@ export class ColumnCache {
   private evict(): void {
     for (const [k, v] of this.entries) {
       if (this.used <= this.budget) break;
-      this.entries.delete(k);
-      this.used -= v.bytes;
+      this.delete(k, v);
     }
   }
 
@@ -61,23 +66,38 @@ export class ColumnCache {
 
   /** The names of the cached columns of a partition (as cached: a column stored under two names once). */
   columnsOf(part: string): string[] {
-    const prefix = `${part}/`;
-    return [...this.entries.keys()].filter((k) => k.startsWith(prefix)).map((k) => k.slice(prefix.length));
+    return [...(this.byPart.get(part) ?? [])];
+  }
+
+  /** The same names, as the cache's own set (read only; not a use). */
+  namesOf(part: string): ReadonlySet<string> {
+    return this.byPart.get(part) ?? NONE;
   }
 
   /** Drops every column of a partition (its file is gone or going). */
   dropPart(part: string): void {
-    for (const k of [...this.entries.keys()]) if (k.startsWith(`${part}/`)) this.delete(k);
+    for (const name of [...(this.byPart.get(part) ?? [])]) this.delete(`${part}/${name}`);
   }
 
   get bytesUsed(): number {
     return this.used;
   }
 
-  private delete(key: string): void {
-    const old = this.entries.get(key);
+  private delete(key: string, old = this.entries.get(key)): void {
     if (!old) return;
     this.entries.delete(key);
     this.used -= old.bytes;
+    const [part, name] = split(key);
+    const names = this.byPart.get(part);
+    names?.delete(name);
+    if (names?.size === 0) this.byPart.delete(part);
   }
+}
+
+const NONE: ReadonlySet<string> = new Set();
+
+// a key's partition and column (a key without '/' is a partition of its own with the column '')
+function split(key: string): [string, string] {
+  const at = key.indexOf('/');
+  return at < 0 ? [key, ''] : [key.slice(0, at), key.slice(at + 1)];
 }
