@@ -12,7 +12,7 @@ import { zoneStats } from '../storage/zonemap.js';
 import type { PartDeletes } from '../write/commit.js';
 import { Claim } from '../write/part-writer.js';
 import { removeParts, sliceColumns, type WrittenPart, writeParts } from '../write/partition.js';
-import { type Deleted, emptyBits, isDeleted, markRows, seedDeleted } from './deletes.js';
+import { type Deleted, emptyBits, isDeleted, markRows, markRun, seedDeleted } from './deletes.js';
 import { mergeRows } from './forward.js';
 import { first } from './hedge.js';
 
@@ -101,14 +101,7 @@ class Marker implements RowMarker {
   }
 
   markRun(from: number): number {
-    const { rows, bits } = this;
-    let i = from;
-    for (; i < rows.length; i++) {
-      const row = rows[i]!;
-      const mask = 1 << (row & 7);
-      if ((bits[row >> 3]! & mask) !== 0) break;
-      bits[row >> 3]! |= mask;
-    }
+    const i = markRun(this.bits, this.rows, from);
     this.target.count += i - from;
     this.record(from, i);
     return i;
