@@ -41,28 +41,38 @@ async function spillingStore(): Promise<{ store: Store; files: () => Promise<str
 const ids = async (store: Store, filter?: string) => ((await store.table('t').select(filter).all()).map((r) => r.id as number)).sort((a, b) => a - b);
 const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i);
 
-type PartWrite = Parameters<NonNullable<StoreContext['partWriter']>['write']>[0];
+type PartWrite = { claim?: Int32Array };
 
 /**
- * Wraps the store's part writer: every write is recorded (its row count in `asked`) and shown to
- * `hold` (with its index), and waits for `release()` when `hold` says so; `release` also unwraps.
+ * Wraps the store's part writer: every write of a partition file (joined columns, or chunks the
+ * thread joins) is recorded (its row count in `asked`) and shown to `hold` (with its index), and
+ * waits for `release()` when `hold` says so; `release` also unwraps.
  */
 function interceptWrites(store: Store, hold: (part: PartWrite, k: number) => boolean): { asked: number[]; release: () => void } {
   const writer = (store as unknown as { ctx: StoreContext }).ctx.partWriter!;
   const write = writer.write.bind(writer);
+  const writeChunks = writer.writeChunks.bind(writer);
   let open = () => {};
   const held = new Promise<void>((r) => (open = r));
   const asked: number[] = [];
-  writer.write = async (part) => {
-    asked.push(part.columns[0]!.length);
+  const seen = async (part: PartWrite, rows: number) => {
+    asked.push(rows);
     if (hold(part, asked.length - 1)) await held;
+  };
+  writer.write = async (part) => {
+    await seen(part, part.columns[0]!.length);
     return write(part);
+  };
+  writer.writeChunks = async (part) => {
+    await seen(part, part.chunks[0]!.reduce((n, c) => n + c.length, 0));
+    return writeChunks(part);
   };
   return {
     asked,
     release: () => {
       open();
       writer.write = write;
+      writer.writeChunks = writeChunks;
     },
   };
 }

@@ -41,7 +41,11 @@ export default async function writePartTask(task: PartWriteTask | TierWriteTask)
     const schema = schemaOf(task.schema);
     // a tier merge: read and joined like a merge, then split into leaves written one by one (tier-task.ts)
     if ('split' in task) return { tier: await writeLeaves(task, schema, merged(task.root, schema, task.inputs, alloc)) };
-    const columns = task.columns ? task.columns.map((c, i) => rebuild(schema.fields[i]!.type, c)) : merged(task.root, schema, task.inputs ?? [], alloc);
+    const columns = task.chunks
+      ? task.chunks.map((list, i) => concatData(schema.fields[i]!.type, list.map((c) => rebuild(schema.fields[i]!.type, c)), alloc))
+      : task.columns
+        ? task.columns.map((c, i) => rebuild(schema.fields[i]!.type, c))
+        : merged(task.root, schema, task.inputs ?? [], alloc);
     const encoded = await writeEncoded(task.root, task.file, task.id, schema, columns, task.known);
     // copies in fresh shared memory: the caller's cache keeps them; this thread's buffers are dropped
     const warm = (task.warm ?? []).map((name) => share(columns[schema.fields.findIndex((f) => f.name === name)]!, true));

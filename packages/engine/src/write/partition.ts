@@ -20,18 +20,22 @@ export type WrittenPart = Omit<PartRecord, 'seq' | 'added'>;
  * column joined from several chunks is a new chunk in SharedArrayBuffers that nobody else holds
  * (`isPrivateCopy`): the part writer thread reads it in place and the cache may keep it, no copy.
  * With `lease`, a column joined from several chunks lands in buffers from it instead (a pool's:
- * memory this process touched already), except the columns in `own` (shared private copies, as above).
+ * memory this process touched already).
  */
-export function sliceColumns(
-  schema: Schema,
-  batches: readonly RecordBatch[],
-  start: number,
-  end: number,
-  shared = false,
-  lease?: Alloc,
-  own: ReadonlySet<string> = new Set(),
-): Data[] {
-  return schema.fields.map((field, col) => {
+export function sliceColumns(schema: Schema, batches: readonly RecordBatch[], start: number, end: number, shared = false, lease?: Alloc): Data[] {
+  return sliceChunks(schema, batches, start, end).map((chunks, col) => {
+    const type = schema.fields[col]!.type;
+    if (lease) return concatData(type, chunks, lease);
+    if (!shared) return concatData(type, chunks);
+    const joined = concatData(type, chunks, newShared);
+    if (joined !== chunks[0]) privateCopies.add(joined);
+    return joined;
+  });
+}
+
+/** Rows [start, end) of a list of batches: per column, the chunks that hold them (views, no copy). */
+export function sliceChunks(schema: Schema, batches: readonly RecordBatch[], start: number, end: number): Data[][] {
+  return schema.fields.map((_field, col) => {
     const chunks: Data[] = [];
     let at = 0;
     for (const b of batches) {
@@ -40,11 +44,7 @@ export function sliceColumns(
       if (from < to) chunks.push(b.getChildAt(col)!.data[0]!.slice(from - at, to - from));
       at += b.numRows;
     }
-    if (lease && !own.has(field.name)) return concatData(field.type, chunks, lease);
-    if (!shared && !lease) return concatData(field.type, chunks);
-    const joined = concatData(field.type, chunks, newShared);
-    if (joined !== chunks[0]) privateCopies.add(joined);
-    return joined;
+    return chunks;
   });
 }
 
@@ -71,12 +71,17 @@ export async function writeParts(ctx: StoreContext, table: string, schema: Schem
   try {
     for (let start = 0; start < total; start += size) {
       const end = Math.min(total, start + size);
-      // joins land in the part writer's pooled buffers (no fresh pages to fault in), given back once
-      // the file is written; the columns the cache will keep (`warmedColumns`) are private copies
-      const lease = leaser(ctx);
+      const chunks = onThread ? sliceChunks(schema, batches, start, end) : null;
+      // on the part writer, the thread joins the batches' chunks itself
+      if (chunks && ctx.partWriter!.accepts(chunks.flat())) {
+        written.push(await writeChunks(ctx, ctx.partWriter!, table, schema, chunks, claim));
+        continue;
+      }
+      // joins here land in the part writer's pooled buffers (no fresh pages to fault in), given back
+      // once the file is written; with the part writer, as private copies the cache may keep
+      const lease = onThread ? undefined : leaser(ctx);
       try {
-        const own = onThread ? warmedColumns(ctx, table, schema, end - start) : new Set<string>();
-        const columns = sliceColumns(schema, batches, start, end, onThread, lease?.alloc, own);
+        const columns = sliceColumns(schema, batches, start, end, onThread, lease?.alloc);
         written.push(await writePart(ctx, table, schema, columns, undefined, background, claim));
       } finally {
         lease?.release();
@@ -104,6 +109,19 @@ function leaser(ctx: StoreContext): { alloc: Alloc; release: () => void } | unde
       for (const b of leased.splice(0)) pool.release(b);
     },
   };
+}
+
+// one partition of the rows of `chunks` (per column) written on the part writer, which joins them; the
+// columns readers keep cached come back as written and go to the cache (see writePart)
+async function writeChunks(ctx: StoreContext, writer: PartWriter, table: string, schema: Schema, chunks: readonly (readonly Data[])[], claim?: Int32Array): Promise<WrittenPart> {
+  const id = newPartId(ctx);
+  const file = partFile(table, id);
+  const rows = chunks[0]?.reduce((n, c) => n + c.length, 0) ?? 0;
+  const hot = [...warmedColumns(ctx, table, schema, rows)];
+  const { part, warm } = await writer.writeChunks({ id, file, schema, chunks, warm: hot, ...(claim ? { claim } : {}) });
+  const written: WrittenPart = { table, file, ...part };
+  if (hot.length > 0) warmColumns(ctx, written, hot, warm);
+  return written;
 }
 
 // the columns of a `rows`-row partition the cache will keep as written (`writePart`): a delta small
