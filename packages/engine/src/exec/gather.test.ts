@@ -63,6 +63,19 @@ describe('gather', () => {
     for (let k = 0; k < 300; k++) check(2000); // long enough to be optimised
     check(11);
   });
+
+  it('copies values short and long (past 64 bytes), mixed in one column, in order', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.string({ maxLength: 8 }), fc.string({ minLength: 60, maxLength: 200 })), { minLength: 1, maxLength: 60 }), fc.array(fc.boolean(), { minLength: 60, maxLength: 60 }), (values, picks) => {
+        const data = vectorFromArray(values, new Utf8()).data[0]!;
+        const sel = Int32Array.from(values.flatMap((_, i) => (picks[i] ? [i] : [])));
+        const out = gather(taskColumn(data), sel, sel.length);
+        const got = makeVector(makeData({ type: new Utf8(), length: sel.length, nullCount: 0, data: out.values, valueOffsets: out.offsets! } as never));
+        expect([...got]).toEqual([...sel].map((i) => values[i]));
+      }),
+      { numRuns: 100 },
+    );
+  });
 });
 
 describe('runOf', () => {

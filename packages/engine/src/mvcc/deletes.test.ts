@@ -7,7 +7,7 @@ import { openStore } from '../index.js';
 import { openLmdbMetaStore } from '../storage/lmdb.js';
 import { type DeleteRecord, STORE_KEY } from '../storage/records.js';
 import { tempDir } from '../test-util/tmp.js';
-import { emptyBits, isDeleted, markRows, positions, survivors } from './deletes.js';
+import { emptyBits, isDeleted, markRows, markRun, positions, survivors } from './deletes.js';
 import { decodePositions } from './positions.js';
 
 const schema = new Schema([new Field('id', new Int32(), false)]);
@@ -115,6 +115,33 @@ describe('markRows', () => {
         expect([...given.subarray(0, n)]).toEqual(fresh);
         for (let r = 0; r < length; r++) expect(isDeleted(bits, r)).toBe(before.includes(r) || rows.includes(r));
       }),
+    );
+  });
+
+  it('markRun sets the bits of rows from `from` up to the first already set, and says where it stopped', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 300 }).chain((length) =>
+          fc.tuple(
+            fc.constant(length),
+            fc.uniqueArray(fc.integer({ min: 0, max: length - 1 }), { maxLength: length }).map((a) => a.sort((x, y) => x - y)),
+            fc.uniqueArray(fc.integer({ min: 0, max: length - 1 }), { maxLength: 20 }),
+            fc.nat(),
+          ),
+        ),
+        ([length, rows, before, start]) => {
+          const bits = emptyBits(length);
+          for (const r of before) bits[r >> 3]! |= 1 << (r & 7);
+          const from = rows.length === 0 ? 0 : start % (rows.length + 1);
+          const stop = markRun(bits, Int32Array.from(rows), from);
+          // brute force: the first row at or after `from` already deleted, or the end
+          let expected = from;
+          while (expected < rows.length && !before.includes(rows[expected]!)) expected++;
+          expect(stop).toBe(expected);
+          const marked = rows.slice(from, expected);
+          for (let r = 0; r < length; r++) expect(isDeleted(bits, r)).toBe(before.includes(r) || marked.includes(r));
+        },
+      ),
     );
   });
 });

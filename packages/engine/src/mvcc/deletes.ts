@@ -40,6 +40,24 @@ export function markRows(bits: Uint8Array, rows: Int32Array): number {
   return n;
 }
 
+/**
+ * Sets the bits of `rows[from]`, `rows[from + 1]`, ... up to the first row whose bit is set already
+ * (left as it is) or the end; returns that row's index (`rows.length` at the end). A plain function
+ * over typed arrays (a replace marks each partition's matches with it): a method reading its arrays
+ * from `this` deoptimised on the markers' shapes and ran 100k rows in the interpreter (~5-16 ms).
+ */
+export function markRun(bits: Uint8Array, rows: Int32Array, from: number): number {
+  let i = from;
+  for (; i < rows.length; i++) {
+    const row = rows[i]!;
+    const mask = 1 << (row & 7);
+    const byte = bits[row >> 3]!;
+    if ((byte & mask) !== 0) break;
+    bits[row >> 3] = byte | mask;
+  }
+  return i;
+}
+
 export const isDeleted = (bits: Uint8Array, row: number): boolean => ((bits[row >> 3]! >> (row & 7)) & 1) === 1;
 
 export function setDeleted(bits: Uint8Array, row: number): void {

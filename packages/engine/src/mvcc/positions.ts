@@ -12,66 +12,96 @@
  */
 export function encodePositions(rows: Uint32Array): Uint8Array {
   const n = rows.length;
-  let runs = 0;
-  let gaps = 0;
-  // branch-free: gap sizes of a scatter are unpredictable
-  for (let k = 0, prev = -1; k < n; k++) {
-    const row = rows[k]!;
-    const gap = row - prev - 1;
-    runs += +(k === 0 || gap !== 0);
-    gaps += 1 + +(gap >= 0x80) + +(gap >= 0x4000) + +(gap >= 0x20_0000) + +(gap >= 0x1000_0000);
-    prev = row;
-  }
+  const runs = countRuns(rows);
+  const gaps = gapBytes(rows);
   const span = n === 0 ? 0 : rows[n - 1]! - rows[0]! + 1;
   const sizes = [4 * n, 8 * runs, 4 + Math.ceil(span / 8), gaps]; // spans may pass 2^31: no shifts
   const kind = sizes.indexOf(Math.min(...sizes));
   const out = new Uint8Array(4 + sizes[kind]!);
   out[0] = kind;
-  const body = new DataView(out.buffer, 4);
-  if (kind === LIST) {
-    out.set(new Uint8Array(rows.buffer, rows.byteOffset, 4 * n), 4); // little-endian, as everywhere here
-  } else if (kind === RUNS) {
-    // one store per run, not per row (a band of a sorted partition is one run of many rows)
-    for (let k = 0, r = 0; k < n; r++) {
-      const start = rows[k]!;
-      let end = k + 1;
-      while (end < n && rows[end]! === rows[end - 1]! + 1) end++;
-      body.setUint32(8 * r, start, true);
-      body.setUint32(8 * r + 4, end - k, true);
-      k = end;
-    }
-  } else if (kind === GAPS) {
-    let at = 4;
-    for (let k = 0, prev = -1; k < n; k++) {
-      const row = rows[k]!;
-      const gap = row - prev - 1;
-      prev = row;
-      if (gap < 0x4000) {
-        // one or two bytes, without a branch on which
-        const more = +(gap >= 0x80);
-        out[at] = (gap & 0x7f) | (more << 7);
-        out[at + 1] = gap >>> 7; // when unused: overwritten by the next gap, or past the end (a no-op store)
-        at += 1 + more;
-      } else {
-        for (let g = gap; ; g >>>= 7) {
-          // unsigned shifts: a gap may need all 32 bits
-          if (g < 0x80) {
-            out[at++] = g;
-            break;
-          }
-          out[at++] = (g & 0x7f) | 0x80;
+  // every loop is in a function of its own: a loop here would be compiled alone (OSR) before the
+  // code after it had run, and deoptimise there on every call (a replace's ten deletion vectors)
+  if (kind === LIST) encodeList(rows, out);
+  else if (kind === RUNS) encodeRuns(rows, new DataView(out.buffer, 4));
+  else if (kind === GAPS) encodeGaps(rows, out);
+  else encodeBitmap(rows, out);
+  return out;
+}
+
+// how many runs of consecutive rows
+function countRuns(rows: Uint32Array): number {
+  let runs = 0;
+  for (let k = 0, prev = -2; k < rows.length; k++) {
+    const row = rows[k]!;
+    runs += +(row !== prev + 1);
+    prev = row;
+  }
+  return runs;
+}
+
+// the bytes of the GAPS container's varints; branch-free: gap sizes of a scatter are unpredictable
+function gapBytes(rows: Uint32Array): number {
+  let gaps = 0;
+  for (let k = 0, prev = -1; k < rows.length; k++) {
+    const row = rows[k]!;
+    const gap = row - prev - 1;
+    gaps += 1 + +(gap >= 0x80) + +(gap >= 0x4000) + +(gap >= 0x20_0000) + +(gap >= 0x1000_0000);
+    prev = row;
+  }
+  return gaps;
+}
+
+// u32 LE per row: the rows' own bytes (little-endian, as everywhere here)
+function encodeList(rows: Uint32Array, out: Uint8Array): void {
+  out.set(new Uint8Array(rows.buffer, rows.byteOffset, 4 * rows.length), 4);
+}
+
+// one store per run, not per row (a band of a sorted partition is one run of many rows)
+function encodeRuns(rows: Uint32Array, body: DataView): void {
+  const n = rows.length;
+  for (let k = 0, r = 0; k < n; r++) {
+    const start = rows[k]!;
+    let end = k + 1;
+    while (end < n && rows[end]! === rows[end - 1]! + 1) end++;
+    body.setUint32(8 * r, start, true);
+    body.setUint32(8 * r + 4, end - k, true);
+    k = end;
+  }
+}
+
+function encodeGaps(rows: Uint32Array, out: Uint8Array): void {
+  const n = rows.length;
+  let at = 4;
+  for (let k = 0, prev = -1; k < n; k++) {
+    const row = rows[k]!;
+    const gap = row - prev - 1;
+    prev = row;
+    if (gap < 0x4000) {
+      // one or two bytes, without a branch on which
+      const more = +(gap >= 0x80);
+      out[at] = (gap & 0x7f) | (more << 7);
+      out[at + 1] = gap >>> 7; // when unused: overwritten by the next gap, or past the end (a no-op store)
+      at += 1 + more;
+    } else {
+      for (let g = gap; ; g >>>= 7) {
+        // unsigned shifts: a gap may need all 32 bits
+        if (g < 0x80) {
+          out[at++] = g;
+          break;
         }
+        out[at++] = (g & 0x7f) | 0x80;
       }
     }
-  } else {
-    const first = rows[0]!;
-    body.setUint32(0, first, true);
-    for (let k = 0; k < n; k++) {
-      const i = rows[k]! - first;
-      out[8 + (i >> 3)]! |= 1 << (i & 7);
-    }
   }
-  return out;
+}
+
+function encodeBitmap(rows: Uint32Array, out: Uint8Array): void {
+  const first = rows[0]!;
+  new DataView(out.buffer, 4).setUint32(0, first, true);
+  for (let k = 0; k < rows.length; k++) {
+    const i = rows[k]! - first;
+    out[8 + (i >> 3)]! |= 1 << (i & 7);
+  }
 }
 
 /** The sorted positions of an encoding (a string: the first format's base64 of a u32 LE list). */

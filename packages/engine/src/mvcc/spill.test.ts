@@ -11,7 +11,7 @@ import { tempDir } from '../test-util/tmp.js';
 import { TEMP_SUFFIX } from '../storage/localfs.js';
 import type { StoreContext } from '../context.js';
 import { Claim } from '../write/part-writer.js';
-import { cut } from './tx-state.js';
+import { cut, tailShare } from './tx-state.js';
 
 const schema = new Schema([new Field('id', new Int32(), false), new Field('v', new Float64(), true)]);
 const rows = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => ({ id: from + i, v: from + i }));
@@ -41,28 +41,38 @@ async function spillingStore(): Promise<{ store: Store; files: () => Promise<str
 const ids = async (store: Store, filter?: string) => ((await store.table('t').select(filter).all()).map((r) => r.id as number)).sort((a, b) => a - b);
 const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i);
 
-type PartWrite = Parameters<NonNullable<StoreContext['partWriter']>['write']>[0];
+type PartWrite = { claim?: Int32Array };
 
 /**
- * Wraps the store's part writer: every write is recorded (its row count in `asked`) and shown to
- * `hold` (with its index), and waits for `release()` when `hold` says so; `release` also unwraps.
+ * Wraps the store's part writer: every write of a partition file (joined columns, or chunks the
+ * thread joins) is recorded (its row count in `asked`) and shown to `hold` (with its index), and
+ * waits for `release()` when `hold` says so; `release` also unwraps.
  */
 function interceptWrites(store: Store, hold: (part: PartWrite, k: number) => boolean): { asked: number[]; release: () => void } {
   const writer = (store as unknown as { ctx: StoreContext }).ctx.partWriter!;
   const write = writer.write.bind(writer);
+  const writeChunks = writer.writeChunks.bind(writer);
   let open = () => {};
   const held = new Promise<void>((r) => (open = r));
   const asked: number[] = [];
-  writer.write = async (part) => {
-    asked.push(part.columns[0]!.length);
+  const seen = async (part: PartWrite, rows: number) => {
+    asked.push(rows);
     if (hold(part, asked.length - 1)) await held;
+  };
+  writer.write = async (part) => {
+    await seen(part, part.columns[0]!.length);
     return write(part);
+  };
+  writer.writeChunks = async (part) => {
+    await seen(part, part.chunks[0]!.reduce((n, c) => n + c.length, 0));
+    return writeChunks(part);
   };
   return {
     asked,
     release: () => {
       open();
       writer.write = write;
+      writer.writeChunks = writeChunks;
     },
   };
 }
@@ -189,6 +199,44 @@ describe('spills in chunks', () => {
     // the five spills taken back were written with the tail as one file; the first (written twice) left one copy
     expect(await files()).toHaveLength(2);
     await check();
+  });
+});
+
+describe('the tail shared at commit', () => {
+  it('gives the part writer what evens out the rows left to write, counting the spill it is writing', async () => {
+    const dir = await tempDir();
+    const store = await openStore({ path: dir.path, workers: 1, spillRows: 10_000, compactRun: 1000 });
+    onTestFinished(() => dir.remove());
+    await store.table('t').create(schema);
+    // the thread is busy until released; it starts the first spill only, the others stay queued
+    const { asked, release } = interceptWrites(store, (part, k) => {
+      if (k === 0) expect(Claim.start(part.claim!)).toBe(true);
+      return true;
+    });
+    const t = store.table('t');
+    await t.transaction(async (tx) => {
+      for (let i = 0; i < 5; i++) await tx.insert(rows(10_000 * i, 10_000 * (i + 1)));
+    });
+    // five spills of 10k; at commit the four not started come back (40k queued, 10k on the thread):
+    // the thread is asked for 15k more, so that each side has 25k; this thread writes the other 25k
+    expect(asked).toEqual([10_000, 10_000, 10_000, 10_000, 10_000, 15_000]);
+    expect((await t.select().all()).map((r) => r.id)).toEqual(range(0, 50_000)); // committed in order, the held thread's share written here too
+    release();
+    await store.close();
+    await expectNoOrphans(dir.path);
+  });
+
+  it('tailShare evens out the two threads, never negative', () => {
+    fc.assert(
+      fc.property(fc.nat(1_000_000), fc.nat(1_000_000), (pending, busy) => {
+        const give = tailShare(pending, busy);
+        expect(give).toBeGreaterThanOrEqual(0);
+        expect(give).toBeLessThanOrEqual(pending);
+        // the thread ends with about half of what is left to write, or only what it had
+        if (busy <= pending) expect(Math.abs(busy + give - (pending - give))).toBeLessThanOrEqual(1);
+        else expect(give).toBe(0);
+      }),
+    );
   });
 });
 

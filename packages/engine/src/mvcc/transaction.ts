@@ -183,12 +183,14 @@ export class Transaction implements TransactionApi {
     let version: number;
     try {
       // the rows no spill took, with those of the spills the part writer has not started (taken back),
-      // are written now: on this thread while a spill keeps the part writer busy; else, when many,
-      // half on the part writer (a spill, see shareTail) and the rest on this thread, which is
-      // otherwise idle until the files are durable; when few, on the part writer
+      // are written now: when many, shared with the part writer so that each thread has about half
+      // of what is left to write, spills it is writing included (a spill, see shareTail), the rest on
+      // this thread, which is otherwise idle until the files are durable; when few (or the part
+      // writer's share would be small), on this thread while a spill or a merge keeps the part
+      // writer busy, else on the part writer
       this.data.reclaimSpills();
-      const shared = this.data.spillInFlight ? null : this.data.shareTail(SHARED_TAIL_ROWS);
-      const tail = shared ? write(shared, false) : write(this.data.takePending(), !this.data.spillInFlight);
+      const shared = this.data.shareTail(SHARED_TAIL_ROWS);
+      const tail = shared ? write(shared, false) : write(this.data.takePending(), !this.data.spillInFlight && !this.ctx.partWriter?.busyMerging);
       // then this thread helps with what the part writer has not finished
       const spills = tail.then(
         () => this.data.hedgeSpills(),

@@ -12,7 +12,7 @@ import { zoneStats } from '../storage/zonemap.js';
 import type { PartDeletes } from '../write/commit.js';
 import { Claim } from '../write/part-writer.js';
 import { removeParts, sliceColumns, type WrittenPart, writeParts } from '../write/partition.js';
-import { type Deleted, emptyBits, isDeleted, markRows, seedDeleted } from './deletes.js';
+import { type Deleted, emptyBits, isDeleted, markRows, markRun, seedDeleted } from './deletes.js';
 import { mergeRows } from './forward.js';
 import { first } from './hedge.js';
 import { keepShape } from '../shapes.js';
@@ -102,14 +102,7 @@ class Marker implements RowMarker {
   }
 
   markRun(from: number): number {
-    const { rows, bits } = this;
-    let i = from;
-    for (; i < rows.length; i++) {
-      const row = rows[i]!;
-      const mask = 1 << (row & 7);
-      if ((bits[row >> 3]! & mask) !== 0) break;
-      bits[row >> 3]! |= mask;
-    }
+    const i = markRun(this.bits, this.rows, from);
     this.target.count += i - from;
     this.record(from, i);
     return i;
@@ -386,16 +379,21 @@ export class TxState {
   }
 
   /**
-   * At commit, with a part writer: the queued rows (none are left queued) are shared between the
-   * part writer and the committing thread. The first half goes to the part writer as a spill (so
-   * `hedgeSpills` takes it back if the thread has not started it when this thread is done); the
-   * rest is returned, for this thread to write. Without a part writer, or with fewer than `minRows`
-   * rows queued, nothing is shared: null, the rows stay queued.
+   * At commit, with a part writer: the queued rows are shared between the part writer and the
+   * committing thread, so that each has about half of the rows still to write, counting the rows of
+   * the spills the part writer has not finished (a spill it is writing stays its share). The part
+   * writer's share goes to it as a spill (so `hedgeSpills` takes it back if the thread has not
+   * started it when this thread is done); the rest is returned (none is left queued), for this
+   * thread to write. Without a part writer, while it merges (compaction), with fewer than `minRows`
+   * rows queued, or when its share would be under half of `minRows`: null, the rows stay queued.
    */
   shareTail(minRows: number): RecordBatch[] | null {
-    if (!this.ctx.partWriter || this.pendingRows < minRows) return null;
-    const pending = this.takePending();
-    const [first, rest] = cut(pending, pending.reduce((n, b) => n + b.numRows, 0) >> 1);
+    // a merge holds the thread: a share sent to it now would only be taken back (`hedgeSpills`)
+    if (!this.ctx.partWriter || this.ctx.partWriter.busyMerging || this.pendingRows < minRows) return null;
+    const busy = this.spills.reduce((n, s) => (s.done ? n : n + rowsOf(s.batches)), 0);
+    const give = tailShare(this.pendingRows, busy);
+    if (give < minRows >> 1) return null;
+    const [first, rest] = cut(this.takePending(), give);
     this.spill(first);
     return rest;
   }
@@ -453,6 +451,14 @@ export class TxState {
     return local;
   }
 }
+
+/**
+ * The rows of `pending` the part writer gets at commit when it still has `busy` rows of unfinished
+ * spills: each of the two threads then has about half of what is left to write.
+ */
+export const tailShare = (pending: number, busy: number): number => Math.max(0, ((pending + busy) >> 1) - busy);
+
+const rowsOf = (batches: readonly RecordBatch[]): number => batches.reduce((n, b) => n + b.numRows, 0);
 
 /** `batches` cut after `rows` rows (a batch across the cut is sliced, no copy): [before, after]. */
 export function cut(batches: readonly RecordBatch[], rows: number): [RecordBatch[], RecordBatch[]] {

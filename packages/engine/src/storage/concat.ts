@@ -71,6 +71,12 @@ function concatBits(chunks: readonly Data[], length: number, bitsOf: (c: Data) =
   return out;
 }
 
+// the common case, a function of its own: int32 offsets shifted by a constant (a loop in the caller
+// would be compiled alone, OSR, and deoptimise at the code after it on every call)
+function shiftOffsets(to: Int32Array, row: number, from: Int32Array, length: number, shift: number): void {
+  for (let i = 1; i <= length; i++) to[row + i] = from[i]! + shift;
+}
+
 function concatVariable(chunks: readonly Data[], length: number, large: boolean, alloc?: Alloc) {
   const offsets = make(large ? BigInt64Array : Int32Array, length + 1, alloc) as BigInt64Array | Int32Array;
   offsets[0] = large ? 0n : 0;
@@ -85,10 +91,7 @@ function concatVariable(chunks: readonly Data[], length: number, large: boolean,
     data.set((c.values as Uint8Array).subarray(base, end), pos);
     const from = c.valueOffsets;
     if (!large && from instanceof Int32Array) {
-      // the common case in its own monomorphic loop: int32 offsets shifted by a constant
-      const to = offsets as Int32Array;
-      const shift = pos - base;
-      for (let i = 1; i <= c.length; i++) to[row + i] = from[i]! + shift;
+      shiftOffsets(offsets as Int32Array, row, from, c.length, pos - base);
     } else {
       for (let i = 1; i <= c.length; i++) {
         const o = pos + Number(from[i]!) - base;

@@ -28,6 +28,8 @@ if (!isMainThread) lowerPriority();
  */
 export const mergeBuffers = new SharedPool({ maxBytes: 128 << 20, idleMs: 10_000 });
 
+const fresh = (bytes: number): SharedArrayBuffer => new SharedArrayBuffer(bytes);
+
 export default async function writePartTask(task: PartWriteTask | TierWriteTask): Promise<PartWriteReply | TierWriteReply> {
   if ('claim' in task && task.claim && !Claim.start(task.claim)) return { cancelled: true };
   // what this task took from `mergeBuffers`: given back once the file is written (and the warm copies made)
@@ -41,10 +43,28 @@ export default async function writePartTask(task: PartWriteTask | TierWriteTask)
     const schema = schemaOf(task.schema);
     // a tier merge: read and joined like a merge, then split into leaves written one by one (tier-task.ts)
     if ('split' in task) return { tier: await writeLeaves(task, schema, merged(task.root, schema, task.inputs, alloc)) };
-    const columns = task.columns ? task.columns.map((c, i) => rebuild(schema.fields[i]!.type, c)) : merged(task.root, schema, task.inputs ?? [], alloc);
+    // chunks joined here: a column the caller's cache will keep is joined straight into fresh shared
+    // memory and sent back as it is (no second copy); the others in pooled buffers
+    const kept = new Set<Data>();
+    const columns = task.chunks
+      ? task.chunks.map((list, i) => {
+          const field = schema.fields[i]!;
+          const chunks = list.map((c) => rebuild(field.type, c));
+          if (!task.warm?.includes(field.name)) return concatData(field.type, chunks, alloc);
+          const joined = concatData(field.type, chunks, fresh);
+          if (joined !== chunks[0]) kept.add(joined);
+          return joined;
+        })
+      : task.columns
+        ? task.columns.map((c, i) => rebuild(schema.fields[i]!.type, c))
+        : merged(task.root, schema, task.inputs ?? [], alloc);
     const encoded = await writeEncoded(task.root, task.file, task.id, schema, columns, task.known);
-    // copies in fresh shared memory: the caller's cache keeps them; this thread's buffers are dropped
-    const warm = (task.warm ?? []).map((name) => share(columns[schema.fields.findIndex((f) => f.name === name)]!, true));
+    // in fresh shared memory: the caller's cache keeps them; this thread's pooled buffers are reused
+    // (a lone chunk, the caller's own, is copied: the caller may reuse its buffers)
+    const warm = (task.warm ?? []).map((name) => {
+      const column = columns[schema.fields.findIndex((f) => f.name === name)]!;
+      return share(column, !kept.has(column));
+    });
     return warm.length > 0 ? { ok: encoded, warm } : { ok: encoded };
   } catch (e) {
     if (!isHaloclineError(e)) throw e;

@@ -34,8 +34,10 @@ export interface PartWriteTask {
   readonly id: string;
   readonly file: string;
   readonly schema: Uint8Array;
-  /** The columns in schema order, or `inputs`: whole partitions whose rows are concatenated (compaction). */
+  /** The columns in schema order, or `chunks`, or `inputs`: whole partitions whose rows are concatenated (compaction). */
   readonly columns?: readonly SharedData[];
+  /** Per column in schema order, the chunks the thread joins (a transaction's spill: views of its batches). */
+  readonly chunks?: readonly (readonly SharedData[])[];
   readonly inputs?: readonly MergeInput[];
   readonly known?: Readonly<Record<string, ZoneStats>>;
   /**
@@ -81,6 +83,8 @@ export class PartWriter {
   private readonly schemas = new WeakMap<Schema, Uint8Array>();
   /** Where the copies of unshared columns go: reused from append to append (`shared-pool.ts`). */
   readonly buffers = new SharedPool();
+  // merges and tier merges sent to the thread and not yet answered
+  private merges = 0;
 
   constructor(private readonly root: string) {
     const { filename, execArgv } = workerModule('./part-worker', import.meta.url);
@@ -115,6 +119,32 @@ export class PartWriter {
   }
 
   /**
+   * Encodes and durably writes one partition file of the rows of `chunks` (per column in schema
+   * order, the chunks to join, in row order), joined on the thread: a transaction's spill costs the
+   * caller no join, and none at all when commit takes the spill back before the thread starts it.
+   * Chunks not in shared memory are copied into pooled buffers first. The columns named in `warm`
+   * come back as written, in fresh shared memory (in that order), for the cache.
+   */
+  async writeChunks(part: { id: string; file: string; schema: Schema; chunks: readonly (readonly Data[])[]; warm?: readonly string[]; claim?: Int32Array }): Promise<{ part: EncodedPart; warm: Data[] }> {
+    const leased: SharedArrayBuffer[] = [];
+    const alloc = (bytes: number) => {
+      const b = this.buffers.acquire(bytes);
+      leased.push(b);
+      return b;
+    };
+    try {
+      const chunks = part.chunks.map((list) => list.map((c) => share(c, false, alloc)));
+      const warm = (part.warm ?? []).filter((n) => part.schema.fields.some((f) => f.name === n));
+      const task = { root: this.root, id: part.id, file: part.file, schema: this.schemaBytes(part.schema), chunks, ...(warm.length > 0 ? { warm } : {}) };
+      const { part: encoded, warm: shared } = await this.run(part.claim ? { ...task, claim: part.claim } : task);
+      const types = warm.map((n) => part.schema.fields.find((f) => f.name === n)!.type);
+      return { part: encoded, warm: shared.map((s, i) => rebuild(types[i]!, s)) };
+    } finally {
+      for (const b of leased) this.buffers.release(b);
+    }
+  }
+
+  /**
    * Writes the live rows of partitions, in order, as one partition file: the thread reads, drops
    * each input's deleted rows, joins, encodes and writes them (compaction merges and rewrites).
    */
@@ -129,7 +159,7 @@ export class PartWriter {
     const inputs = part.inputs.map(({ file, rows, segments, deleted }) => ({ file, rows, segments, ...(deleted ? { deleted } : {}) }));
     const warm = (part.warm ?? []).filter((n) => part.schema.fields.some((f) => f.name === n));
     const task = { root: this.root, id: part.id, file: part.file, schema: this.schemaBytes(part.schema), inputs, ...(part.known ? { known: part.known } : {}) };
-    const { part: encoded, warm: shared } = await this.run(warm.length > 0 ? { ...task, warm } : task);
+    const { part: encoded, warm: shared } = await this.merging(this.run(warm.length > 0 ? { ...task, warm } : task));
     const types = warm.map((n) => part.schema.fields.find((f) => f.name === n)!.type);
     return { part: encoded, warm: shared.map((s, i) => rebuild(types[i]!, s)) };
   }
@@ -151,7 +181,7 @@ export class PartWriter {
     const inputs = task.inputs.map(({ file, rows, segments, deleted }) => ({ file, rows, segments, ...(deleted ? { deleted } : {}) }));
     const names = (task.warm ?? []).filter((n) => task.schema.fields.some((f) => f.name === n));
     const sent = { root: this.root, table: task.table, token: task.token, schema: this.schemaBytes(task.schema), inputs, split: task.split, ...(names.length > 0 ? { warm: names } : {}) };
-    const reply = (await this.pool.run(sent)) as TierWriteReply;
+    const reply = (await this.merging(this.pool.run(sent))) as TierWriteReply;
     if (!('tier' in reply)) throw failure(reply, task.table);
     const { parts, rows, at, sortedBy, warm } = reply.tier;
     let offset = 0;
@@ -159,6 +189,23 @@ export class PartWriter {
     const types = names.map((n) => task.schema.fields.find((f) => f.name === n)!.type);
     const columns = (warm ?? []).map((leaf) => leaf.map((s, i) => rebuild(types[i]!, s)));
     return { parts, leaves, ...(at ? { at } : {}), ...(sortedBy ? { sortedBy } : {}), warm: { names: warm ? names : [], columns } };
+  }
+
+  /**
+   * True while a merge or tier merge (compaction: each takes the thread for tens to hundreds of ms)
+   * is queued or running: a write sent now waits for it.
+   */
+  get busyMerging(): boolean {
+    return this.merges > 0;
+  }
+
+  private async merging<T>(work: Promise<T>): Promise<T> {
+    this.merges++;
+    try {
+      return await work;
+    } finally {
+      this.merges--;
+    }
   }
 
   private async run(task: PartWriteTask): Promise<{ part: EncodedPart; warm: readonly SharedData[] }> {

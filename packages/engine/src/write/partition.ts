@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { Data, RecordBatch, Schema } from 'apache-arrow';
 import type { StoreContext } from '../context.js';
 import type { ZoneMaps, ZoneStats } from '../expr/kernel.js';
-import { concatData } from '../storage/concat.js';
+import { type Alloc, concatData } from '../storage/concat.js';
 import { type SegmentRef, encodeFooter, encodePrefix, padding, segmentPieces } from '../storage/format.js';
 import { type PartRecord, partFile } from '../storage/records.js';
 import { writeFileDurably } from '../storage/localfs.js';
@@ -19,9 +19,23 @@ export type WrittenPart = Omit<PartRecord, 'seq' | 'added'>;
  * Rows [start, end) of a list of batches, as one contiguous chunk per column. With `shared`, a
  * column joined from several chunks is a new chunk in SharedArrayBuffers that nobody else holds
  * (`isPrivateCopy`): the part writer thread reads it in place and the cache may keep it, no copy.
+ * With `lease`, a column joined from several chunks lands in buffers from it instead (a pool's:
+ * memory this process touched already).
  */
-export function sliceColumns(schema: Schema, batches: readonly RecordBatch[], start: number, end: number, shared = false): Data[] {
-  return schema.fields.map((field, col) => {
+export function sliceColumns(schema: Schema, batches: readonly RecordBatch[], start: number, end: number, shared = false, lease?: Alloc): Data[] {
+  return sliceChunks(schema, batches, start, end).map((chunks, col) => {
+    const type = schema.fields[col]!.type;
+    if (lease) return concatData(type, chunks, lease);
+    if (!shared) return concatData(type, chunks);
+    const joined = concatData(type, chunks, newShared);
+    if (joined !== chunks[0]) privateCopies.add(joined);
+    return joined;
+  });
+}
+
+/** Rows [start, end) of a list of batches: per column, the chunks that hold them (views, no copy). */
+export function sliceChunks(schema: Schema, batches: readonly RecordBatch[], start: number, end: number): Data[][] {
+  return schema.fields.map((_field, col) => {
     const chunks: Data[] = [];
     let at = 0;
     for (const b of batches) {
@@ -30,10 +44,7 @@ export function sliceColumns(schema: Schema, batches: readonly RecordBatch[], st
       if (from < to) chunks.push(b.getChildAt(col)!.data[0]!.slice(from - at, to - from));
       at += b.numRows;
     }
-    if (!shared) return concatData(field.type, chunks);
-    const joined = concatData(field.type, chunks, newShared);
-    if (joined !== chunks[0]) privateCopies.add(joined);
-    return joined;
+    return chunks;
   });
 }
 
@@ -56,16 +67,67 @@ export async function writeParts(ctx: StoreContext, table: string, schema: Schem
   // even cuts, so a 1.1× target insert does not leave a tiny tail partition
   const size = Math.ceil(total / Math.max(count, 1));
   const written: WrittenPart[] = [];
+  const onThread = background && !!ctx.partWriter;
   try {
     for (let start = 0; start < total; start += size) {
-      const columns = sliceColumns(schema, batches, start, Math.min(total, start + size), background && !!ctx.partWriter);
-      written.push(await writePart(ctx, table, schema, columns, undefined, background, claim));
+      const end = Math.min(total, start + size);
+      const chunks = onThread ? sliceChunks(schema, batches, start, end) : null;
+      // on the part writer, the thread joins the batches' chunks itself
+      if (chunks && ctx.partWriter!.accepts(chunks.flat())) {
+        written.push(await writeChunks(ctx, ctx.partWriter!, table, schema, chunks, claim));
+        continue;
+      }
+      // joins here land in the part writer's pooled buffers (no fresh pages to fault in), given back
+      // once the file is written; with the part writer, as private copies the cache may keep
+      const lease = onThread ? undefined : leaser(ctx);
+      try {
+        const columns = sliceColumns(schema, batches, start, end, onThread, lease?.alloc);
+        written.push(await writePart(ctx, table, schema, columns, undefined, background, claim));
+      } finally {
+        lease?.release();
+      }
     }
   } catch (e) {
     await removeParts(ctx, written);
     throw e;
   }
   return written;
+}
+
+// buffers leased from the part writer's pool for one write (none without a part writer), all given back at once
+function leaser(ctx: StoreContext): { alloc: Alloc; release: () => void } | undefined {
+  const pool = ctx.partWriter?.buffers;
+  if (!pool) return undefined;
+  const leased: SharedArrayBuffer[] = [];
+  return {
+    alloc: (bytes) => {
+      const b = pool.acquire(bytes);
+      leased.push(b);
+      return b;
+    },
+    release: () => {
+      for (const b of leased.splice(0)) pool.release(b);
+    },
+  };
+}
+
+// one partition of the rows of `chunks` (per column) written on the part writer, which joins them; the
+// columns readers keep cached come back as written and go to the cache (see writePart)
+async function writeChunks(ctx: StoreContext, writer: PartWriter, table: string, schema: Schema, chunks: readonly (readonly Data[])[], claim?: Int32Array): Promise<WrittenPart> {
+  const id = newPartId(ctx);
+  const file = partFile(table, id);
+  const rows = chunks[0]?.reduce((n, c) => n + c.length, 0) ?? 0;
+  const hot = [...warmedColumns(ctx, table, schema, rows)];
+  const { part, warm } = await writer.writeChunks({ id, file, schema, chunks, warm: hot, ...(claim ? { claim } : {}) });
+  const written: WrittenPart = { table, file, ...part };
+  if (hot.length > 0) warmColumns(ctx, written, hot, warm);
+  return written;
+}
+
+// the columns of a `rows`-row partition the cache will keep as written (`writePart`): a delta small
+// enough to scan inline warms the columns readers of its table keep cached
+function warmedColumns(ctx: StoreContext, table: string, schema: Schema, rows: number): Set<string> {
+  return rows < ctx.options.inlineRows ? hotColumns(ctx, table, schema.fields.map((f) => f.name)) : new Set();
 }
 
 /**
@@ -94,7 +156,7 @@ export async function writePart(
     // keep cached (`hotColumns`) go to the cache as written (copies: the caller may reuse its
     // buffers), so a reader after the commit does not read them back; the LRU evicts them if nobody does
     const names = schema.fields.map((f) => f.name);
-    const hot = columns[0] !== undefined && columns[0].length < ctx.options.inlineRows ? hotColumns(ctx, table, names) : new Set<string>();
+    const hot = warmedColumns(ctx, table, schema, columns[0]?.length ?? 0);
     // cached columns are copies of their own (made by sliceColumns already, or here); others go to the
     // thread as they are when shared, else in its pooled buffers
     const shared = columns.map((c, i) => (hot.has(names[i]!) && !isPrivateCopy(c) ? sharedData(c, true) : c));
