@@ -1,6 +1,6 @@
 // The shared buffer pool: size classes, reuse after release, the byte cap, and release when idle.
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { MIN_POOLED, SharedPool, sizeClass } from './shared-pool.js';
 
 describe('sizeClass', () => {
@@ -55,16 +55,22 @@ describe('SharedPool', () => {
     expect(pool.bytesHeld).toBe(0);
   });
 
-  it('drops its buffers once idle, not while in use', async () => {
-    const pool = new SharedPool({ maxBytes: 1 << 30, idleMs: 40 });
-    const a = pool.acquire(MIN_POOLED);
-    pool.release(a);
-    await new Promise((r) => setTimeout(r, 25));
-    pool.release(pool.acquire(MIN_POOLED)); // used again: the idle clock restarts
-    await new Promise((r) => setTimeout(r, 25));
-    expect(pool.bytesHeld).toBe(MIN_POOLED); // 50 ms since the first release, 25 since the last use
-    await new Promise((r) => setTimeout(r, 60));
-    expect(pool.bytesHeld).toBe(0);
-    expect(pool.acquire(MIN_POOLED)).not.toBe(a);
+  it('drops its buffers once idle, not while in use', () => {
+    // a fake clock: on a loaded machine a real 25 ms sleep can outlast the 40 ms idle limit
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    try {
+      const pool = new SharedPool({ maxBytes: 1 << 30, idleMs: 40 });
+      const a = pool.acquire(MIN_POOLED);
+      pool.release(a);
+      vi.advanceTimersByTime(25);
+      pool.release(pool.acquire(MIN_POOLED)); // used again: the idle clock restarts
+      vi.advanceTimersByTime(25);
+      expect(pool.bytesHeld).toBe(MIN_POOLED); // 50 ms since the first release, 25 since the last use
+      vi.advanceTimersByTime(60);
+      expect(pool.bytesHeld).toBe(0);
+      expect(pool.acquire(MIN_POOLED)).not.toBe(a);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
