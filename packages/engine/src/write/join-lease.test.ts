@@ -8,7 +8,7 @@ import type { StoreContext } from '../context.js';
 import { openStore } from '../index.js';
 import { openSnapshot } from '../read/snapshot.js';
 import { tempDir } from '../test-util/tmp.js';
-import { MIN_POOLED } from './shared-pool.js';
+import { MIN_POOLED, type SharedPool } from './shared-pool.js';
 
 const schema = new Schema([new Field('id', new Int64(), false), new Field('v', new Float64(), false), new Field('s', new Utf8(), false)]);
 
@@ -32,13 +32,7 @@ describe('joined columns of a partition write', () => {
       await t.create(schema);
       const ctx = (store as unknown as { ctx: StoreContext }).ctx;
       const pool = ctx.partWriter!.buffers;
-      const acquired = new Set<SharedArrayBuffer>();
-      const acquire = pool.acquire.bind(pool);
-      pool.acquire = (bytes) => {
-        const b = acquire(bytes);
-        if (b.byteLength >= MIN_POOLED) acquired.add(b);
-        return b;
-      };
+      const acquired = recordAcquired(pool, MIN_POOLED);
       const expected: string[] = [];
       for (let round = 0; round < 3; round++) {
         // three batches of 6k rows: more than the shared tail's 8192, so half is written on the part
@@ -70,13 +64,7 @@ describe('joined columns of a partition write', () => {
       await t.create(schema);
       const ctx = (store as unknown as { ctx: StoreContext }).ctx;
       const pool = ctx.partWriter!.buffers;
-      const acquired = new Set<SharedArrayBuffer>();
-      const acquire = pool.acquire.bind(pool);
-      pool.acquire = (bytes) => {
-        const b = acquire(bytes);
-        acquired.add(b);
-        return b;
-      };
+      const acquired = recordAcquired(pool, 0);
       await t.insert(batch(0, 100, 1));
       expect(await t.select('v >= 50').count()).toBe(50); // readers of the table now keep `v` cached
       // a delta joined from three batches, written on the part writer: `v` is warmed into the cache as written
@@ -144,3 +132,15 @@ describe('joined columns of a partition write', () => {
     }
   });
 });
+
+// every buffer of at least `minBytes` the pool hands out from now on
+function recordAcquired(pool: SharedPool, minBytes: number): Set<SharedArrayBuffer> {
+  const acquired = new Set<SharedArrayBuffer>();
+  const acquire = pool.acquire.bind(pool);
+  pool.acquire = (bytes) => {
+    const b = acquire(bytes);
+    if (b.byteLength >= minBytes) acquired.add(b);
+    return b;
+  };
+  return acquired;
+}

@@ -102,20 +102,11 @@ export class PartWriter {
    * in shared memory are copied into pooled buffers, given back to the pool once the thread is done.
    */
   async write(part: { id: string; file: string; schema: Schema; columns: readonly Data[]; known?: Readonly<Record<string, ZoneStats>>; claim?: Int32Array }): Promise<EncodedPart> {
-    const leased: SharedArrayBuffer[] = [];
-    const alloc = (bytes: number) => {
-      const b = this.buffers.acquire(bytes);
-      leased.push(b);
-      return b;
-    };
-    try {
+    return this.leasing(async (alloc) => {
       const columns = part.columns.map((c) => share(c, false, alloc));
       const task = { root: this.root, id: part.id, file: part.file, schema: this.schemaBytes(part.schema), columns, ...(part.known ? { known: part.known } : {}) };
       return (await this.run(part.claim ? { ...task, claim: part.claim } : task)).part;
-    } finally {
-      // the task has ended (resolved, or rejected when the thread died): nothing reads them any more
-      for (const b of leased) this.buffers.release(b);
-    }
+    });
   }
 
   /**
@@ -126,19 +117,26 @@ export class PartWriter {
    * come back as written, in fresh shared memory (in that order), for the cache.
    */
   async writeChunks(part: { id: string; file: string; schema: Schema; chunks: readonly (readonly Data[])[]; warm?: readonly string[]; claim?: Int32Array }): Promise<{ part: EncodedPart; warm: Data[] }> {
-    const leased: SharedArrayBuffer[] = [];
-    const alloc = (bytes: number) => {
-      const b = this.buffers.acquire(bytes);
-      leased.push(b);
-      return b;
-    };
-    try {
+    return this.leasing(async (alloc) => {
       const chunks = part.chunks.map((list) => list.map((c) => share(c, false, alloc)));
       const warm = (part.warm ?? []).filter((n) => part.schema.fields.some((f) => f.name === n));
       const task = { root: this.root, id: part.id, file: part.file, schema: this.schemaBytes(part.schema), chunks, ...(warm.length > 0 ? { warm } : {}) };
       const { part: encoded, warm: shared } = await this.run(part.claim ? { ...task, claim: part.claim } : task);
       const types = warm.map((n) => part.schema.fields.find((f) => f.name === n)!.type);
       return { part: encoded, warm: shared.map((s, i) => rebuild(types[i]!, s)) };
+    });
+  }
+
+  // runs `task` with an allocator of pooled shared buffers, all given back once it has ended
+  // (resolved, or rejected when the thread died): nothing reads them any more
+  private async leasing<R>(task: (alloc: (bytes: number) => SharedArrayBuffer) => Promise<R>): Promise<R> {
+    const leased: SharedArrayBuffer[] = [];
+    try {
+      return await task((bytes) => {
+        const b = this.buffers.acquire(bytes);
+        leased.push(b);
+        return b;
+      });
     } finally {
       for (const b of leased) this.buffers.release(b);
     }
