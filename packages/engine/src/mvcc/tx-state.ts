@@ -310,7 +310,7 @@ export class TxState {
     if (back.length === 0) return;
     const batches = back.flatMap((s) => s.batches);
     this.pending = [...batches, ...this.pending];
-    this.pendingRows += batches.reduce((n, b) => n + b.numRows, 0);
+    this.pendingRows += rowsOf(batches);
   }
 
   // a spill's rows written on this thread: the files, or null when the write failed
@@ -416,7 +416,7 @@ export class TxState {
   // `batches` start their way to a file (see Spill); a failed write is retried at commit
   private spill(batches: readonly RecordBatch[]): void {
     this.inFlight++;
-    this.spilledRows += batches.reduce((n, b) => n + b.numRows, 0);
+    this.spilledRows += rowsOf(batches);
     const claim = Claim.make();
     const written = writeParts(this.ctx, this.base.record.id, this.base.schema, batches, true, claim).then(
       (parts) => parts,
@@ -439,7 +439,7 @@ export class TxState {
 
   private localPart(batches: readonly RecordBatch[]): LocalPart {
     const schema = this.base.schema;
-    const rows = batches.reduce((n, b) => n + b.numRows, 0);
+    const rows = rowsOf(batches);
     const data = sliceColumns(schema, batches, 0, rows);
     const id = `${LOCAL}${this.locals.length}`;
     const zones = Object.fromEntries(schema.fields.map((f, i) => [f.name, zoneStats(data[i]!)]));

@@ -33,12 +33,8 @@ const fresh = (bytes: number): SharedArrayBuffer => new SharedArrayBuffer(bytes)
 export default async function writePartTask(task: PartWriteTask | TierWriteTask): Promise<PartWriteReply | TierWriteReply> {
   if ('claim' in task && task.claim && !Claim.start(task.claim)) return { cancelled: true };
   // what this task took from `mergeBuffers`: given back once the file is written (and the warm copies made)
-  const leased: SharedArrayBuffer[] = [];
-  const alloc = (bytes: number): SharedArrayBuffer => {
-    const b = mergeBuffers.acquire(bytes);
-    leased.push(b);
-    return b;
-  };
+  const lease = mergeBuffers.lease();
+  const alloc = lease.alloc;
   try {
     const schema = schemaOf(task.schema);
     // a tier merge: read and joined like a merge, then split into leaves written one by one (tier-task.ts)
@@ -71,7 +67,7 @@ export default async function writePartTask(task: PartWriteTask | TierWriteTask)
     const { name: _name, code, ...context } = { ...e };
     return { error: { code, message: e.message, context } };
   } finally {
-    for (const b of leased) mergeBuffers.release(b);
+    lease.release();
   }
 }
 

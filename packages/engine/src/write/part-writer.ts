@@ -130,15 +130,11 @@ export class PartWriter {
   // runs `task` with an allocator of pooled shared buffers, all given back once it has ended
   // (resolved, or rejected when the thread died): nothing reads them any more
   private async leasing<R>(task: (alloc: (bytes: number) => SharedArrayBuffer) => Promise<R>): Promise<R> {
-    const leased: SharedArrayBuffer[] = [];
+    const lease = this.buffers.lease();
     try {
-      return await task((bytes) => {
-        const b = this.buffers.acquire(bytes);
-        leased.push(b);
-        return b;
-      });
+      return await task(lease.alloc);
     } finally {
-      for (const b of leased) this.buffers.release(b);
+      lease.release();
     }
   }
 

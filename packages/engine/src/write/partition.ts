@@ -79,7 +79,7 @@ export async function writeParts(ctx: StoreContext, table: string, schema: Schem
       }
       // joins here land in the part writer's pooled buffers (no fresh pages to fault in), given back
       // once the file is written; with the part writer, as private copies the cache may keep
-      const lease = onThread ? undefined : leaser(ctx);
+      const lease = onThread ? undefined : ctx.partWriter?.buffers.lease();
       try {
         const columns = sliceColumns(schema, batches, start, end, onThread, lease?.alloc);
         written.push(await writePart(ctx, table, schema, columns, undefined, background, claim));
@@ -92,23 +92,6 @@ export async function writeParts(ctx: StoreContext, table: string, schema: Schem
     throw e;
   }
   return written;
-}
-
-// buffers leased from the part writer's pool for one write (none without a part writer), all given back at once
-function leaser(ctx: StoreContext): { alloc: Alloc; release: () => void } | undefined {
-  const pool = ctx.partWriter?.buffers;
-  if (!pool) return undefined;
-  const leased: SharedArrayBuffer[] = [];
-  return {
-    alloc: (bytes) => {
-      const b = pool.acquire(bytes);
-      leased.push(b);
-      return b;
-    },
-    release: () => {
-      for (const b of leased.splice(0)) pool.release(b);
-    },
-  };
 }
 
 // one partition of the rows of `chunks` (per column) written on the part writer, which joins them; the

@@ -55,6 +55,20 @@ describe('SharedPool', () => {
     expect(pool.bytesHeld).toBe(0);
   });
 
+  it('gives back every buffer of a lease once, at its release', () => {
+    const pool = new SharedPool();
+    const lease = pool.lease();
+    const a = lease.alloc(MIN_POOLED);
+    const b = lease.alloc(2 * MIN_POOLED);
+    expect(a).not.toBe(b);
+    expect(pool.bytesHeld).toBe(0);
+    lease.release();
+    expect(pool.bytesHeld).toBe(3 * MIN_POOLED);
+    lease.release(); // nothing more to give back
+    expect(pool.bytesHeld).toBe(3 * MIN_POOLED);
+    expect(pool.lease().alloc(MIN_POOLED)).toBe(a);
+  });
+
   it('drops its buffers once idle, not while in use', () => {
     // a fake clock: on a loaded machine a real 25 ms sleep can outlast the 40 ms idle limit
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });

@@ -17,6 +17,12 @@ export interface SharedPoolOptions {
   readonly idleMs: number;
 }
 
+/** Buffers leased for one job (`SharedPool.lease`); `release` gives every one back (again: nothing). */
+export interface PoolLease {
+  alloc(bytes: number): SharedArrayBuffer;
+  release(): void;
+}
+
 /**
  * Reusable SharedArrayBuffers in size classes (each a power of two split in four, so a buffer is at
  * most 25% larger than asked for). A buffer is handed out once until released; the caller releases it
@@ -54,6 +60,21 @@ export class SharedPool {
     this.idle.set(size, list);
     this.held += size;
     this.arm();
+  }
+
+  /** An allocator of buffers from `acquire` for one job, and `release` giving back all it handed out. */
+  lease(): PoolLease {
+    const leased: SharedArrayBuffer[] = [];
+    return {
+      alloc: (bytes) => {
+        const b = this.acquire(bytes);
+        leased.push(b);
+        return b;
+      },
+      release: () => {
+        for (const b of leased.splice(0)) this.release(b);
+      },
+    };
   }
 
   /** Bytes of idle buffers the pool holds. */
