@@ -39,7 +39,8 @@ const defaults: EngineOptions = {
   inlineRows: 1 << 17,
   compactRun: 4,
   cacheBytes: 1 << 30,
-  spillRows: 1 << 15,
+  // a quarter of a partition: below that a spill is a delta compaction merges again (`pickRun`)
+  spillRows: 1 << 18,
 };
 
 /**

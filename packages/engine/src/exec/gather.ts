@@ -116,14 +116,23 @@ function readOffsets(offsets: Int32Array, sel: Int32Array, count: number, starts
   return total;
 }
 
-// the second pass: values up to 64 bytes (names, WKB points) byte by byte, longer ones with one copy
+// the second pass: values up to 64 bytes (names, WKB points) four bytes at a time through DataViews
+// (optimised code makes each an unaligned load or store), the last 0-3 bytes one by one; longer
+// ones with one copy. Byte by byte, a 9-byte name cost as much as a float64 column's gather
 function copyValues(out: Uint8Array, data: Uint8Array, starts: Int32Array, outOffsets: Int32Array, count: number): void {
+  const src = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  const dst = new DataView(out.buffer, out.byteOffset, out.byteLength);
   for (let j = 0; j < count; j++) {
     const start = starts[j]!;
     const at = outOffsets[j]!;
     const length = outOffsets[j + 1]! - at;
-    if (length <= 64) for (let k = 0; k < length; k++) out[at + k] = data[start + k]!;
-    else out.set(data.subarray(start, start + length), at);
+    if (length > 64) {
+      out.set(data.subarray(start, start + length), at);
+      continue;
+    }
+    let k = 0;
+    for (; k + 4 <= length; k += 4) dst.setInt32(at + k, src.getInt32(start + k, true), true);
+    for (; k < length; k++) out[at + k] = data[start + k]!;
   }
 }
 

@@ -1,7 +1,7 @@
 // The race of two writes: the first to finish with a result serves, in any completion order.
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
-import { first } from './hedge.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { first, settledWithin } from './hedge.js';
 
 describe('first', () => {
   it('resolves with the first result by completion order, null only when both failed', async () => {
@@ -21,5 +21,42 @@ describe('first', () => {
         expect(await won).toBe(byCompletion.find((x) => x !== null) ?? null);
       }),
     );
+  });
+});
+
+describe('settledWithin', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('resolves when the promise settles first, resolved or rejected, and leaves no timer behind', async () => {
+    vi.useFakeTimers();
+    for (const outcome of ['resolve', 'reject'] as const) {
+      let end = () => {};
+      const p = new Promise<void>((resolve, reject) => (end = outcome === 'resolve' ? resolve : () => reject(new Error('failed'))));
+      p.catch(() => undefined);
+      let done = false;
+      void settledWithin(p, 1000).then(() => (done = true));
+      await vi.advanceTimersByTimeAsync(10);
+      expect(done).toBe(false);
+      end();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(done).toBe(true);
+      expect(vi.getTimerCount()).toBe(0);
+    }
+  });
+
+  it('resolves after the time when the promise has not settled, and at once for no time', async () => {
+    vi.useFakeTimers();
+    let done = false;
+    void settledWithin(new Promise(() => undefined), 50).then(() => (done = true));
+    await vi.advanceTimersByTimeAsync(49);
+    expect(done).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(done).toBe(true);
+    let now = false;
+    void settledWithin(new Promise(() => undefined), 0).then(() => (now = true));
+    await Promise.resolve();
+    expect(now).toBe(true);
   });
 });

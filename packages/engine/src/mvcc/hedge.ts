@@ -17,3 +17,21 @@ export function first<T>(a: Promise<T | null>, b: Promise<T | null>): Promise<T 
     void b.then(take);
   });
 }
+
+/**
+ * Resolves once `p` has settled or `ms` milliseconds have passed, whichever comes first (never
+ * rejects; the timer is cleared when `p` wins).
+ * @example
+ * await settledWithin(onWriterThread, 15); // then write here too only if it is still not done
+ */
+export function settledWithin(p: Promise<unknown>, ms: number): Promise<void> {
+  if (!(ms > 0)) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    p.then(done, done);
+  });
+}

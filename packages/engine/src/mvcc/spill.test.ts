@@ -226,6 +226,42 @@ describe('the tail shared at commit', () => {
     await expectNoOrphans(dir.path);
   });
 
+  it('leaves the share the part writer is writing to it while it finishes within the time the committing thread took for its own', async () => {
+    const dir = await tempDir();
+    const store = await openStore({ path: dir.path, workers: 1, spillRows: 1 << 30, partitionRows: 1 << 20, compactRun: 1000 });
+    onTestFinished(() => dir.remove());
+    const t = store.table('t');
+    await t.create(schema);
+    // the thread starts its share (claims it) and holds it until this thread has written its own
+    const { asked, release } = interceptWrites(store, (part) => {
+      expect(Claim.start(part.claim!)).toBe(true);
+      return true;
+    });
+    // this thread's own share takes a second (its file's commit is held back): the thread, released
+    // then, needs far less than that, so nothing is written twice
+    const ctx = (store as unknown as { ctx: StoreContext }).ctx;
+    const create = ctx.blobs.create.bind(ctx.blobs);
+    const here: string[] = [];
+    ctx.blobs.create = async (path) => {
+      here.push(path);
+      const writer = await create(path);
+      const commit = writer.commit.bind(writer);
+      writer.commit = async () => {
+        await new Promise((r) => setTimeout(r, 1000));
+        await commit();
+        release();
+      };
+      return writer;
+    };
+    await t.transaction((tx) => tx.insert(rows(0, 20_000)));
+    ctx.blobs.create = create;
+    expect(asked).toEqual([10_000]);
+    expect(here).toHaveLength(1); // its own share only
+    expect((await t.select().all()).map((r) => r.id)).toEqual(range(0, 20_000));
+    await store.close();
+    await expectNoOrphans(dir.path);
+  });
+
   it('tailShare evens out the two threads, never negative', () => {
     fc.assert(
       fc.property(fc.nat(1_000_000), fc.nat(1_000_000), (pending, busy) => {

@@ -190,10 +190,12 @@ export class Transaction implements TransactionApi {
       // writer busy, else on the part writer
       this.data.reclaimSpills();
       const shared = this.data.shareTail(SHARED_TAIL_ROWS);
+      const started = performance.now();
       const tail = shared ? write(shared, false) : write(this.data.takePending(), !this.data.spillInFlight && !this.ctx.partWriter?.busyMerging);
-      // then this thread helps with what the part writer has not finished
+      // then this thread helps with what the part writer has not finished: what it has not started
+      // at once, what it is writing after as long again as this thread's own share took
       const spills = tail.then(
-        () => this.data.hedgeSpills(),
+        () => this.data.hedgeSpills(shared ? performance.now() - started : 0),
         () => undefined,
       );
       const [inserted, last] = await Promise.allSettled([spills.then(() => this.data.inserted()), tail]);

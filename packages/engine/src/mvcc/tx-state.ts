@@ -14,7 +14,7 @@ import { Claim } from '../write/part-writer.js';
 import { removeParts, sliceColumns, type WrittenPart, writeParts } from '../write/partition.js';
 import { type Deleted, emptyBits, isDeleted, markRows, markRun, seedDeleted } from './deletes.js';
 import { mergeRows } from './forward.js';
-import { first } from './hedge.js';
+import { first, settledWithin } from './hedge.js';
 import { keepShape } from '../shapes.js';
 
 // ids of local parts: the prefix and their index (committed part ids never start with it)
@@ -269,12 +269,14 @@ export class TxState {
   /**
    * At commit, once this thread has nothing else to do: the rows of spills the part writer has not
    * finished are written here (the low-priority thread may be starved by other work, or busy with a
-   * merge). A spill it has not started is taken back; one it is writing is written here too,
-   * whichever write ends first serves and the other's files are removed.
+   * merge). A spill it has not started is taken back; one it is writing is written here too if it
+   * has not finished `graceMs` later (a thread that is writing, not starved, finishes about when this
+   * one does: writing its rows again would only burn a core and the disk), whichever write ends
+   * first serves and the other's files are removed.
    */
-  hedgeSpills(): void {
+  hedgeSpills(graceMs = 0): void {
     // spills taken back are written at once; those the thread is writing, if still unfinished once
-    // these are done, are written here too
+    // these are done and the grace has passed, are written here too
     const mine: Promise<unknown>[] = [];
     const racing: Spill[] = [];
     // a spill whose rows were deleted again is not committed as written
@@ -289,7 +291,8 @@ export class TxState {
     }
     const after = Promise.allSettled(mine);
     for (const s of racing) {
-      const here = after.then(() => (s.done ? null : this.writeHere(s)));
+      const writer = s.written; // (settle replaces it with the race)
+      const here = after.then(() => settledWithin(writer, graceMs)).then(() => (s.done ? null : this.writeHere(s)));
       this.settle(s, here, first(s.written, here));
     }
   }
