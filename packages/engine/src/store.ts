@@ -7,6 +7,7 @@ import type { EngineOptions, StoreContext } from './context.js';
 import { HaloclineError } from './errors.js';
 import type { Executor } from './exec/executor.js';
 import { InlineExecutor } from './exec/inline.js';
+import { startIsolates } from './exec/isolates.js';
 import { PoolExecutor } from './exec/pool.js';
 import { ReadActivity } from './read/activity.js';
 import { Snapshots } from './read/snapshots.js';
@@ -65,8 +66,10 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   const readers = await Readers.open(options.path);
   await removeOrphans(meta, blobs, readers);
   const workers = options.workers ?? availableParallelism();
-  const pool = workers > 0 ? new PoolExecutor(workers) : null;
-  const store = new OpenStore(meta, blobs, pool, engine, readers, workers > 0 ? new PartWriter(options.path) : null);
+  // the part writer's isolate compiles on its own low-priority thread (exec/isolates.ts), the scan workers' on V8's threads
+  const writer = workers > 0 ? await startIsolates(() => new PartWriter(options.path), (w) => w.threads, true) : null;
+  const pool = workers > 0 ? await startIsolates(() => new PoolExecutor(workers), (p) => p.threads) : null;
+  const store = new OpenStore(meta, blobs, pool, engine, readers, writer);
   store.collectGarbage();
   return new Store(store);
 }

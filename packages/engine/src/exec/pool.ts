@@ -1,6 +1,7 @@
 // The pool executor: scans on a Piscina worker pool, one thread per core.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { type ErrorCode, HaloclineError } from '../errors.js';
 import type { Executor } from './executor.js';
@@ -23,6 +24,11 @@ export class PoolExecutor implements Executor {
     this.pool = new Piscina({ filename, execArgv, minThreads: concurrency, maxThreads: concurrency, concurrentTasksPerWorker: TASKS_PER_WORKER, idleTimeout: 60_000, atomics: 'async' });
     // a worker that dies rejects its task; without a listener Piscina's 'error' event would end the process
     this.pool.on('error', () => undefined);
+  }
+
+  /** The pool's threads, all started when it is made. */
+  get threads(): readonly Worker[] {
+    return this.pool.threads;
   }
 
   async run(task: ScanTask): Promise<ScanResult> {

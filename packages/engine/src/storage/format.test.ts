@@ -1,4 +1,4 @@
-import { Float64, Int32, Utf8, vectorFromArray } from 'apache-arrow';
+import { Binary, Bool, Float32, Float64, Int32, Int64, TimestampMillisecond, Uint8, Utf8, vectorFromArray } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
 import { PART_VERSION, PREFIX_BYTES, checkPrefix, decodeSegment, encodeFooter, encodePrefix, encodeSegment, padding, segmentPieces } from './format.js';
 
@@ -27,12 +27,22 @@ describe('partition format', () => {
       vectorFromArray(Array.from({ length: 17_000 }, (_, i) => (i % 7 === 0 ? null : `s${i}`)), new Utf8()).data[0]!,
       vectorFromArray(Array.from(big), new Float64()).data[0]!,
       vectorFromArray([], new Int32()).data[0]!,
+      vectorFromArray([1n, null, -(2n ** 62n)], new Int64()).data[0]!,
+      vectorFromArray([1_700_000_000_000, null, 0], new TimestampMillisecond()).data[0]!,
+      vectorFromArray([true, null, false, true], new Bool()).data[0]!,
+      vectorFromArray([Uint8Array.of(1, 2), null, new Uint8Array(0)], new Binary()).data[0]!,
+      vectorFromArray([0.5, 2], new Float32()).data[0]!,
+      vectorFromArray([7, 255], new Uint8()).data[0]!,
+      // slices (a partition cut from a batch): offsets into the parent's buffers
+      vectorFromArray(Array.from({ length: 100 }, (_, i) => (i % 3 === 0 ? null : `v${i}`)), new Utf8()).data[0]!.slice(17, 50),
+      vectorFromArray(Array.from({ length: 100 }, (_, i) => (i % 5 === 0 ? null : i % 2 === 0)), new Bool()).data[0]!.slice(3, 61),
+      vectorFromArray(Array.from({ length: 100 }, (_, i) => i * 1.5), new Float64()).data[0]!.slice(9, 40),
     ];
     for (const data of cases) {
-      const pieces = await segmentPieces('c', data);
+      const pieces = segmentPieces('c', data);
       expect(Buffer.concat(pieces)).toEqual(Buffer.from(encodeSegment('c', data)));
     }
-    const pieces = await segmentPieces('c', cases[3]!);
+    const pieces = segmentPieces('c', cases[3]!);
     expect(pieces.some((p) => p.buffer === cases[3]!.values.buffer)).toBe(true);
   });
   it('round-trips columns at 64-byte aligned offsets, zero-copy from a SharedArrayBuffer', () => {

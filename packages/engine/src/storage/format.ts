@@ -7,7 +7,8 @@
 //   footer: JSON { part, rows, columns: [{ name, offset, length }] }, its length as u32 LE, magic.
 // The footer comes last so columns are written as soon as they are encoded (the directory is also
 // kept in the partition's metadata record, which is what readers use).
-import { type Data, RecordBatchStreamWriter, Table, makeVector, tableFromIPC } from 'apache-arrow';
+import { type Data, Field, RecordBatch, RecordBatchStreamWriter, Schema, Struct, Table, makeData, makeVector, tableFromIPC } from 'apache-arrow';
+import { IpcEncoder } from '../data/ipc-encode.js';
 import { HaloclineError } from '../errors.js';
 
 export const PART_MAGIC = 'HLCNPART';
@@ -41,16 +42,25 @@ export function encodeSegment(name: string, data: Data): Uint8Array {
  * The bytes of {@link encodeSegment} as pieces, without joining them: the column's value buffers
  * stay views of `data` (no copy of the values); the small pieces between them (message headers,
  * length prefixes, padding) are joined into runs. Writing them in order gives the same bytes.
+ * Synchronous: one record batch written straight to a collecting sink (`IpcEncoder`), not a
+ * `Table` streamed through an async queue, so a part write runs (and V8 compiles) far less code.
  */
-export async function segmentPieces(name: string, data: Data): Promise<Uint8Array[]> {
-  const writer = RecordBatchStreamWriter.writeAll(new Table({ [name]: makeVector(data) }));
+export function segmentPieces(name: string, data: Data): Uint8Array[] {
+  // the field as `new Table({ [name]: vector })` makes it (encodeSegment)
+  const field = new Field(name, data.type, data.nullable);
+  const schema = new Schema([field]);
+  const batch = new RecordBatch(schema, makeData({ type: new Struct([field]), length: data.length, nullCount: 0, children: [data] }));
+  const enc = new IpcEncoder(schema);
+  const pieces = enc.batchChunks(batch);
+  pieces.push(enc.end());
   const out: Uint8Array[] = [];
   let small: Uint8Array[] = [];
   const flush = () => {
     if (small.length > 0) out.push(small.length === 1 ? small[0]! : Buffer.concat(small));
     small = [];
   };
-  for await (const piece of writer) {
+  for (const piece of pieces) {
+    if (piece.byteLength === 0) continue;
     if (piece.byteLength < SMALL_PIECE) {
       small.push(piece);
       continue;

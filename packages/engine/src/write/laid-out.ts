@@ -121,7 +121,7 @@ export class LaidOutPart {
       }
       const laid = async (name: string, data: Data): Promise<SegmentRef | undefined> => {
         const slot = byName.get(name);
-        return slot && fitSegment(writer, name, slot, await segmentPieces(name, data));
+        return slot && fitSegment(writer, name, slot, segmentPieces(name, data));
       };
       const emit = (bytes: Uint8Array) => void writer.append(bytes);
       const encoded = await encodePart(this.id, this.schema, columns, known, emit, () => writer.size, laid);
@@ -204,9 +204,9 @@ async function tailFor(writer: BlobWriter, { name, type, nullable }: Field, rows
   const offsets = new Int32Array(rows + 1);
   const values = new Uint8Array(1 << 16);
   offsets[rows] = values.length;
-  const pieces = await segmentPieces(name, varData(type, rows, offsets, values, undefined, 0));
+  const pieces = segmentPieces(name, varData(type, rows, offsets, values, undefined, 0));
   const plain = around(pieces, values);
-  const nulls = nullable ? around(await segmentPieces(name, varData(type, rows, offsets, values, new Uint8Array(Math.ceil(rows / 8)), 1)), values) : plain;
+  const nulls = nullable ? around(segmentPieces(name, varData(type, rows, offsets, values, new Uint8Array(Math.ceil(rows / 8)), 1)), values) : plain;
   if (!plain || !nulls) return undefined;
   const start = writer.size;
   const at = align(start + Math.max(plain.head, nulls.head));
@@ -232,8 +232,8 @@ interface Slot {
 // without nulls aligned.
 async function slotFor(writer: BlobWriter, { name, type, nullable }: Field, rows: number, bytes: Uint8Array): Promise<Slot | undefined> {
   const values = new (type.ArrayType as new (b: ArrayBufferLike, o: number, n: number) => ArrayBufferView)(bytes.buffer, bytes.byteOffset, rows);
-  const plain = around(await segmentPieces(name, fixedData(type, rows, values, undefined, 0)), bytes);
-  const nulls = nullable ? around(await segmentPieces(name, fixedData(type, rows, values, new Uint8Array(Math.ceil(rows / 8)), 1)), bytes) : plain;
+  const plain = around(segmentPieces(name, fixedData(type, rows, values, undefined, 0)), bytes);
+  const nulls = nullable ? around(segmentPieces(name, fixedData(type, rows, values, new Uint8Array(Math.ceil(rows / 8)), 1)), bytes) : plain;
   if (!plain || !nulls) return undefined;
   const head = Math.max(plain.head, nulls.head);
   const tail = Math.max(plain.tail, nulls.tail);

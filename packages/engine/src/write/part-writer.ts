@@ -1,6 +1,7 @@
 // The part writer: partition files encoded and written durably on one low-priority thread, so appends
 // and compaction take the cores only when scans leave them idle (Linux thread nice; elsewhere plain).
 import { Data, DataType, type Schema } from 'apache-arrow';
+import type { Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { ZoneStats } from '../expr/kernel.js';
 import { type ErrorCode, HaloclineError } from '../errors.js';
@@ -90,6 +91,11 @@ export class PartWriter {
     const { filename, execArgv } = workerModule('./part-worker', import.meta.url);
     this.pool = new Piscina({ filename, execArgv, minThreads: 1, maxThreads: 1, idleTimeout: 60_000 });
     this.pool.on('error', () => undefined); // a dying worker rejects its task
+  }
+
+  /** The writer's thread (`exec/isolates.ts` starts it with its optimising compiles on itself). */
+  get threads(): readonly Worker[] {
+    return this.pool.threads;
   }
 
   /** True when every column can go to the thread (dictionary columns cannot: they stay on the caller). */

@@ -249,7 +249,7 @@ export async function encodePart(
     else {
       // the values are written from the column's own buffers, never copied into one
       const offset = size();
-      for (const piece of await segmentPieces(name, data)) emit(piece);
+      for (const piece of segmentPieces(name, data)) emit(piece);
       segments.push({ name, offset, length: size() - offset });
       emit(padding(size()));
     }
