@@ -317,7 +317,6 @@ export function sketchScan(sketch: Sketch, values: Float64Array, validity: Uint8
   return k;
 }
 
-// the value test of row i: not null, and within the range
 /** Whether row `i` is not null and its value lies in `range`. */
 export function inRange(values: Float64Array, validity: Uint8Array | null, range: RangeFilter, i: number): boolean {
   if (validity !== null && ((validity[i >> 3]! >> (i & 7)) & 1) === 0) return false;

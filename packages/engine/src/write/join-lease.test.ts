@@ -5,9 +5,8 @@ import { Bool, Field, Float64, Int64, RecordBatch, Schema, Struct, Table, Utf8, 
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import type { StoreContext } from '../context.js';
-import { openStore } from '../index.js';
 import { openSnapshot } from '../read/snapshot.js';
-import { tempDir } from '../test-util/tmp.js';
+import { freshStore } from '../test-util/store.js';
 import { MIN_POOLED, type SharedPool } from './shared-pool.js';
 
 const schema = new Schema([new Field('id', new Int64(), false), new Field('v', new Float64(), false), new Field('s', new Utf8(), false)]);
@@ -24,112 +23,94 @@ const batch = (from: number, n: number, k: number): RecordBatch => {
 
 describe('joined columns of a partition write', () => {
   it('copy into pooled buffers on both threads (unshared chunks for the part writer, joins on the committing thread), given back once written', async () => {
-    const dir = await tempDir();
     // inlineRows 1: no delta is warmed, every joined column goes through the pool
-    const store = await openStore({ path: dir.path, workers: 1, compactRun: 100, inlineRows: 1 });
-    try {
-      const t = store.table('obs');
-      await t.create(schema);
-      const ctx = (store as unknown as { ctx: StoreContext }).ctx;
-      const pool = ctx.partWriter!.buffers;
-      const acquired = recordAcquired(pool, MIN_POOLED);
-      const expected: string[] = [];
-      for (let round = 0; round < 3; round++) {
-        // three batches of 6k rows: more than the shared tail's 8192, so half is written on the part
-        // writer and half on the committing thread, each joined from several chunks
-        await t.transaction(async (tx) => {
-          for (let b = 0; b < 3; b++) {
-            const from = round * 18_000 + b * 6000;
-            await tx.insert(batch(from, 6000, round + 1));
-            for (let i = 0; i < 6000; i++) expected.push(`${from + i}|${(from + i) * (round + 1)}|name-${(from + i) % 977}`);
-          }
-        });
-        expect(acquired.size).toBeGreaterThan(0);
-        // all given back (a write the committing thread took over ends on the part writer later)
-        await vi.waitFor(() => expect(pool.bytesHeld).toBe([...acquired].reduce((n, b) => n + b.byteLength, 0)), { timeout: 20_000 });
-      }
-      const got = (await t.select(undefined, { cols: ['id', 'v', 's'] }).all()).map((r) => `${r.id}|${r.v}|${r.s}`);
-      expect(got.sort()).toEqual(expected.sort());
-    } finally {
-      await store.close();
-      await dir.remove();
+    const store = await freshStore({ workers: 1, compactRun: 100, inlineRows: 1 });
+    const t = store.table('obs');
+    await t.create(schema);
+    const ctx = (store as unknown as { ctx: StoreContext }).ctx;
+    const pool = ctx.partWriter!.buffers;
+    const acquired = recordAcquired(pool, MIN_POOLED);
+    const expected: string[] = [];
+    for (let round = 0; round < 3; round++) {
+      // three batches of 6k rows: more than the shared tail's 8192, so half is written on the part
+      // writer and half on the committing thread, each joined from several chunks
+      await t.transaction(async (tx) => {
+        for (let b = 0; b < 3; b++) {
+          const from = round * 18_000 + b * 6000;
+          await tx.insert(batch(from, 6000, round + 1));
+          for (let i = 0; i < 6000; i++) expected.push(`${from + i}|${(from + i) * (round + 1)}|name-${(from + i) % 977}`);
+        }
+      });
+      expect(acquired.size).toBeGreaterThan(0);
+      // all given back (a write the committing thread took over ends on the part writer later)
+      await vi.waitFor(() => expect(pool.bytesHeld).toBe([...acquired].reduce((n, b) => n + b.byteLength, 0)), { timeout: 20_000 });
     }
+    const got = (await t.select(undefined, { cols: ['id', 'v', 's'] }).all()).map((r) => `${r.id}|${r.v}|${r.s}`);
+    expect(got.sort()).toEqual(expected.sort());
   });
 
   it('keeps a column the cache holds as a private copy, unharmed when the pool reuses its buffers', async () => {
-    const dir = await tempDir();
-    const store = await openStore({ path: dir.path, workers: 1, compactRun: 100 });
-    try {
-      const t = store.table('obs');
-      await t.create(schema);
-      const ctx = (store as unknown as { ctx: StoreContext }).ctx;
-      const pool = ctx.partWriter!.buffers;
-      const acquired = recordAcquired(pool, 0);
-      await t.insert(batch(0, 100, 1));
-      expect(await t.select('v >= 50').count()).toBe(50); // readers of the table now keep `v` cached
-      // a delta joined from three batches, written on the part writer: `v` is warmed into the cache as written
-      const three = (from: number, k: number) => new Table(schema, [0, 1, 2].map((b) => batch(from + b * 6000, 6000, k)));
-      await t.insert(three(100, 1));
-      // the delta's parts, in row order
-      const snap = openSnapshot(ctx, 'obs');
-      const deltas = snap.parts.filter((p) => p.rows !== 100).sort((a, b) => a.seq - b.seq);
-      snap.release();
-      expect(deltas.reduce((n, p) => n + p.rows, 0)).toBe(18_000);
-      let first = 100;
-      const cached = deltas.flatMap((p) => {
-        const data = ctx.cache.get(`${p.id}/v`)?.data;
-        first += p.rows;
-        return data ? [{ data, first: first - p.rows }] : [];
-      });
-      expect(cached.length).toBe(deltas.length);
-      for (const { data } of cached) expect(acquired.has(data.values.buffer as SharedArrayBuffer)).toBe(false);
-      // the next writes reuse (and overwrite) the pooled buffers; the cached column stays as written
-      for (let r = 0; r < 2; r++) {
-        await t.insert(three(-1e6 - r * 18_000, -7));
-      }
-      for (const { data, first } of cached) expect(Array.from(data.values as Float64Array)).toEqual(Array.from({ length: data.length }, (_, i) => first + i));
-      expect(await t.select('v >= 100 and v < 18100').count()).toBe(18_000);
-    } finally {
-      await store.close();
-      await dir.remove();
+    const store = await freshStore({ workers: 1, compactRun: 100 });
+    const t = store.table('obs');
+    await t.create(schema);
+    const ctx = (store as unknown as { ctx: StoreContext }).ctx;
+    const pool = ctx.partWriter!.buffers;
+    const acquired = recordAcquired(pool, 0);
+    await t.insert(batch(0, 100, 1));
+    expect(await t.select('v >= 50').count()).toBe(50); // readers of the table now keep `v` cached
+    // a delta joined from three batches, written on the part writer: `v` is warmed into the cache as written
+    const three = (from: number, k: number) => new Table(schema, [0, 1, 2].map((b) => batch(from + b * 6000, 6000, k)));
+    await t.insert(three(100, 1));
+    // the delta's parts, in row order
+    const snap = openSnapshot(ctx, 'obs');
+    const deltas = snap.parts.filter((p) => p.rows !== 100).sort((a, b) => a.seq - b.seq);
+    snap.release();
+    expect(deltas.reduce((n, p) => n + p.rows, 0)).toBe(18_000);
+    let first = 100;
+    const cached = deltas.flatMap((p) => {
+      const data = ctx.cache.get(`${p.id}/v`)?.data;
+      first += p.rows;
+      return data ? [{ data, first: first - p.rows }] : [];
+    });
+    expect(cached.length).toBe(deltas.length);
+    for (const { data } of cached) expect(acquired.has(data.values.buffer as SharedArrayBuffer)).toBe(false);
+    // the next writes reuse (and overwrite) the pooled buffers; the cached column stays as written
+    for (let r = 0; r < 2; r++) {
+      await t.insert(three(-1e6 - r * 18_000, -7));
     }
+    for (const { data, first } of cached) expect(Array.from(data.values as Float64Array)).toEqual(Array.from({ length: data.length }, (_, i) => first + i));
+    expect(await t.select('v >= 100 and v < 18100').count()).toBe(18_000);
   });
 
   it('joined on the part writer from sliced chunks of any sizes, nulls, strings and booleans included, read back as inserted', async () => {
     const nullable = new Schema([new Field('id', new Int64(), false), new Field('v', new Float64(), true), new Field('s', new Utf8(), true), new Field('b', new Bool(), true)]);
-    const dir = await tempDir();
-    const store = await openStore({ path: dir.path, workers: 1, compactRun: 1000 });
-    try {
-      let k = 0;
-      await fc.assert(
-        fc.asyncProperty(fc.array(fc.array(fc.tuple(fc.option(fc.double({ noNaN: true }), { nil: null }), fc.option(fc.string({ maxLength: 70 }), { nil: null }), fc.option(fc.boolean(), { nil: null })), { maxLength: 40 }), { minLength: 1, maxLength: 5 }), fc.nat(50), async (batches, skip) => {
-          const t = store.table(`t${k++}`);
-          await t.create(nullable);
-          let id = 0;
-          const made = batches.map((rows) => {
-            const ids = rows.map(() => BigInt(id++));
-            const children = [
-              vectorFromArray(ids, new Int64()).data[0]!,
-              vectorFromArray(rows.map((r) => r[0]), new Float64()).data[0]!,
-              vectorFromArray(rows.map((r) => r[1]), new Utf8()).data[0]!,
-              vectorFromArray(rows.map((r) => r[2]), new Bool()).data[0]!,
-            ];
-            return new RecordBatch(nullable, makeData({ type: new Struct(nullable.fields), length: rows.length, nullCount: 0, children }));
-          });
-          // the first batch sliced (chunks with offsets, bitmaps read from a bit offset)
-          const from = Math.min(skip, made[0]!.numRows);
-          const input = [made[0]!.slice(from), ...made.slice(1)].filter((b) => b.numRows > 0);
-          const expected = input.flatMap((b) => b.toArray().map((r) => JSON.stringify(r.toJSON(), (_k, v) => (typeof v === 'bigint' ? `${v}` : v))));
-          if (input.length > 0) await t.insert(new Table(nullable, input));
-          const got = (await t.select().all()).map((r) => JSON.stringify(r, (_k, v) => (typeof v === 'bigint' ? `${v}` : v)));
-          expect(got).toEqual(expected);
-        }),
-        { numRuns: 25 },
-      );
-    } finally {
-      await store.close();
-      await dir.remove();
-    }
+    const store = await freshStore({ workers: 1, compactRun: 1000 });
+    let k = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.array(fc.tuple(fc.option(fc.double({ noNaN: true }), { nil: null }), fc.option(fc.string({ maxLength: 70 }), { nil: null }), fc.option(fc.boolean(), { nil: null })), { maxLength: 40 }), { minLength: 1, maxLength: 5 }), fc.nat(50), async (batches, skip) => {
+        const t = store.table(`t${k++}`);
+        await t.create(nullable);
+        let id = 0;
+        const made = batches.map((rows) => {
+          const ids = rows.map(() => BigInt(id++));
+          const children = [
+            vectorFromArray(ids, new Int64()).data[0]!,
+            vectorFromArray(rows.map((r) => r[0]), new Float64()).data[0]!,
+            vectorFromArray(rows.map((r) => r[1]), new Utf8()).data[0]!,
+            vectorFromArray(rows.map((r) => r[2]), new Bool()).data[0]!,
+          ];
+          return new RecordBatch(nullable, makeData({ type: new Struct(nullable.fields), length: rows.length, nullCount: 0, children }));
+        });
+        // the first batch sliced (chunks with offsets, bitmaps read from a bit offset)
+        const from = Math.min(skip, made[0]!.numRows);
+        const input = [made[0]!.slice(from), ...made.slice(1)].filter((b) => b.numRows > 0);
+        const expected = input.flatMap((b) => b.toArray().map((r) => JSON.stringify(r.toJSON(), (_k, v) => (typeof v === 'bigint' ? `${v}` : v))));
+        if (input.length > 0) await t.insert(new Table(nullable, input));
+        const got = (await t.select().all()).map((r) => JSON.stringify(r, (_k, v) => (typeof v === 'bigint' ? `${v}` : v)));
+        expect(got).toEqual(expected);
+      }),
+      { numRuns: 25 },
+    );
   });
 });
 
