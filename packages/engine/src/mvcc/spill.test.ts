@@ -179,6 +179,18 @@ describe('transaction spills', () => {
 });
 
 describe('spills in chunks', () => {
+  it('by default holds at least a quarter of a partition: a spill is never a delta compaction would merge again', async () => {
+    const dir = await tempDir();
+    const store = await openStore({ path: dir.path, workers: 1 });
+    onTestFinished(async () => {
+      await store.close();
+      await dir.remove();
+    });
+    const { options } = (store as unknown as { ctx: StoreContext }).ctx;
+    // compaction's pickRun counts a partition with fewer live rows than this as small
+    expect(options.spillRows).toBeGreaterThanOrEqual(options.partitionRows / 4);
+  });
+
   it('queues spills of spillRows rows (growing with what was spilled), and commit takes back those the thread has not started', async () => {
     const { store, files, check } = await spillingStore();
     // the thread is busy until released; it starts the first spill only (claims it), the others stay queued
