@@ -23,6 +23,11 @@ export interface MeasureOptions {
  * const s = await measure(() => db.count(sql), { runs: 7 });
  */
 export async function measure<T>(fn: (run: number) => Promise<T>, opts: MeasureOptions, check?: (result: T) => void): Promise<Stats> {
+  return stats(await timings(fn, opts, check));
+}
+
+/** `measure`'s samples themselves, in run order (ms), for figures pooled over several windows. */
+export async function timings<T>(fn: (run: number) => Promise<T>, opts: MeasureOptions, check?: (result: T) => void): Promise<number[]> {
   const warmup = opts.warmup ?? 1;
   const samples: number[] = [];
   for (let run = -warmup; run < opts.runs; run++) {
@@ -30,7 +35,7 @@ export async function measure<T>(fn: (run: number) => Promise<T>, opts: MeasureO
     check?.(result);
     if (run >= 0) samples.push(ms);
   }
-  return stats(samples);
+  return samples;
 }
 
 /** One run of `fn` after its untimed `setup` and (unless `forceGc` is false) a full GC: [milliseconds, result]. */
