@@ -25,7 +25,7 @@ const MAX_SLOWDOWN = 1.2;
 /** Untimed reads before each figure (with the writer running before the busy one). */
 const WARM_MS = 2000;
 /** Rounds of an idle and a busy window. */
-export const ROUNDS = 3;
+const ROUNDS = 3;
 
 export const w1Concurrent: Workload = {
   id: 'W1C',
