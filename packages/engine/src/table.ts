@@ -22,6 +22,10 @@ import { commit } from './write/commit.js';
 import { alterTable } from './write/alter.js';
 import { scheduleCompaction } from './write/compact.js';
 import { writeParts } from './write/partition.js';
+import { MIN_POOLED, zeroed } from './write/shared-pool.js';
+
+/** Arrays of at least this many row objects convert into pooled memory (a float64 column of them fills a pooled buffer). */
+const POOLED_ROWS = MIN_POOLED / 8;
 
 /** What `insert` accepts: one row, rows, a record batch or an arrow Table. */
 export type InsertData = InsertInput;
@@ -74,10 +78,18 @@ export class Table implements TableApi {
     this.ctx.checkOpen();
     const record = this.record();
     const schema = this.ctx.schemaOf(record);
-    const batches = toRecordBatches(schema, data, { table: this.name });
-    if (batches.every((b) => b.numRows === 0)) return;
-    const written = await writeParts(this.ctx, record.id, schema, batches);
-    await commit(this.ctx, this.name, record.id, { add: written, remove: [], schemaVersion: record.schemaVersion ?? 0 });
+    // many row objects convert into the part writer's pooled shared memory, which its thread reads as
+    // it is (no copy) and which goes back to the pool once the rows are written: fresh buffers each
+    // insert (V8 counts them as external memory) started a full GC of the caller's heap mid-insert
+    const lease = Array.isArray(data) && data.length >= POOLED_ROWS ? this.ctx.partWriter?.buffers.lease() : undefined;
+    try {
+      const batches = toRecordBatches(schema, data, { table: this.name }, lease && zeroed(lease.alloc));
+      if (batches.every((b) => b.numRows === 0)) return;
+      const written = await writeParts(this.ctx, record.id, schema, batches);
+      await commit(this.ctx, this.name, record.id, { add: written, remove: [], schemaVersion: record.schemaVersion ?? 0 });
+    } finally {
+      lease?.release();
+    }
     scheduleCompaction(this.ctx, this.name, record.id);
   }
 

@@ -1,6 +1,8 @@
 import * as arrow from 'apache-arrow';
-import { type DataType, Field, Schema } from 'apache-arrow';
+import { type DataType, Field, Schema, tableToIPC } from 'apache-arrow';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { zeroed } from '../write/shared-pool.js';
 import { normalizeSchema } from '../schema/validate.js';
 import { toRecordBatches } from './convert.js';
 import { batchToRows } from './rows.js';
@@ -77,5 +79,72 @@ describe('rows', () => {
     );
     const back = batchToRows(toRecordBatches(schema, rows)[0]!);
     expect(back).toEqual(rows.map((r) => ({ id: r.id, name: r.name ?? null, depth: r.depth ?? null })));
+  });
+});
+
+describe('rows into pooled memory', () => {
+  // every kind of column a row converts into, nullable, and a few not
+  const schema = schemaOf(
+    ['i8', new arrow.Int8()],
+    ['u32', new arrow.Uint32()],
+    ['i64', new arrow.Int64(), false],
+    ['u64', new arrow.Uint64()],
+    ['f32', new arrow.Float32()],
+    ['f64', new arrow.Float64()],
+    ['ok', new arrow.Bool()],
+    ['name', new arrow.Utf8()],
+    ['note', new arrow.LargeUtf8()],
+    ['blob', new arrow.Binary()],
+    ['at', new arrow.TimestampMillisecond()],
+    ['us', new arrow.TimestampMicrosecond()],
+    ['day', new arrow.DateDay()],
+    ['ms', new arrow.DateMillisecond()],
+  );
+  const maybe = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: null, freq: 4 });
+  const date = fc.date({ min: new Date(-1e12), max: new Date(4e12), noInvalidDate: true });
+  const day = fc.integer({ min: -20_000, max: 40_000 }).map((d) => new Date(d * 86_400_000));
+  const row = fc.record({
+    i8: maybe(fc.integer({ min: -128, max: 127 })),
+    u32: maybe(fc.nat()),
+    i64: fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }),
+    u64: maybe(fc.bigInt({ min: 0n, max: 2n ** 64n - 1n })),
+    f32: maybe(fc.float({ noDefaultInfinity: true })),
+    f64: maybe(fc.double()),
+    ok: maybe(fc.boolean()),
+    name: maybe(fc.oneof(fc.string({ maxLength: 30 }), fc.string({ unit: 'grapheme', maxLength: 8 }))),
+    note: maybe(fc.string({ maxLength: 40 })),
+    blob: maybe(fc.uint8Array({ maxLength: 20 })),
+    at: maybe(date),
+    us: maybe(date),
+    day: maybe(day),
+    ms: maybe(day),
+  });
+  // the buffers a pool hands out again: shared, holding what the last user left, zeroed as asked
+  const dirtyPool = zeroed((bytes) => {
+    const buffer = new SharedArrayBuffer(bytes + 64);
+    new Uint8Array(buffer).fill(0xab);
+    return buffer;
+  });
+
+  it('convert as into the heap, byte for byte, with every buffer in the pool memory', () => {
+    fc.assert(
+      fc.property(fc.array(row, { minLength: 1, maxLength: 300 }), (rows) => {
+        const [heap] = toRecordBatches(schema, rows);
+        const [pooled] = toRecordBatches(schema, rows, {}, dirtyPool);
+        expect(tableToIPC(new arrow.Table([pooled!]))).toEqual(tableToIPC(new arrow.Table([heap!])));
+        for (const child of pooled!.data.children) {
+          for (const b of [child.values, child.valueOffsets, child.nullBitmap]) if (b) expect(b.buffer).toBeInstanceOf(SharedArrayBuffer);
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('grows string data past the first block in the pool too', () => {
+    const rows = Array.from({ length: 40 }, (_, i) => ({ i64: BigInt(i), name: 'x'.repeat(50 + i), note: 'é'.repeat(30) }));
+    const [heap] = toRecordBatches(schema, rows);
+    const [pooled] = toRecordBatches(schema, rows, {}, dirtyPool);
+    expect(batchToRows(pooled!)).toEqual(batchToRows(heap!));
+    expect(pooled!.getChild('name')!.data[0]!.values.buffer).toBeInstanceOf(SharedArrayBuffer);
   });
 });

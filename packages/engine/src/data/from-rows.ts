@@ -5,11 +5,15 @@ import { type DataContext, RowError, describeValue, invalidData } from './fail.j
 import { makeBatch } from './layout.js';
 import { gatherOf } from './gather.js';
 import { columnBuilder } from './write/column.js';
+import { type Alloc, heapAlloc } from './write/writer.js';
 
-/** Converts row objects into one batch of `schema`; throws InvalidData naming the first bad row. */
-export function rowsToBatch(schema: Schema, rows: readonly unknown[], ctx: DataContext): RecordBatch {
+/**
+ * Converts row objects into one batch of `schema`, its buffers from `alloc`; throws InvalidData
+ * naming the first bad row.
+ */
+export function rowsToBatch(schema: Schema, rows: readonly unknown[], ctx: DataContext, alloc: Alloc = heapAlloc): RecordBatch {
   const n = rows.length;
-  const builders = schema.fields.map((f) => columnBuilder(f, n));
+  const builders = schema.fields.map((f) => columnBuilder(f, n, alloc));
   const gathers = schema.fields.map((f) => gatherOf(f.name));
   const checkKeys = keyChecker(schema);
   let failure: Failure | null = null;

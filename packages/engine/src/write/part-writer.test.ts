@@ -321,4 +321,49 @@ describe('part writer', () => {
       await dir.remove();
     }
   });
+  it('converts many row objects into pooled memory the thread reads as it is, the same buffers from one insert to the next', async () => {
+    const dir = await tempDir();
+    const store = await openStore({ path: dir.path, workers: 1, compactRun: 100 });
+    try {
+      const t = store.table('obs');
+      await t.create(schema);
+      const pool = (store as unknown as { ctx: StoreContext }).ctx.partWriter!.buffers;
+      const handed: SharedArrayBuffer[][] = [];
+      const acquire = pool.acquire.bind(pool);
+      pool.acquire = (bytes) => {
+        const b = acquire(bytes);
+        handed[handed.length - 1]!.push(b);
+        return b;
+      };
+      const n = MIN_POOLED / 8; // the fewest rows that convert into pooled memory
+      const insert = async (from: number, last?: Record<string, unknown>) => {
+        handed.push([]);
+        const batch = Array.from({ length: n }, (_, i) => row(from + i));
+        if (last) batch[n - 1] = { ...batch[n - 1]!, ...last };
+        await t.insert(batch);
+      };
+      await insert(0);
+      const held = pool.bytesHeld;
+      expect(held).toBeGreaterThan(0); // back in the pool once written
+      await insert(n);
+      expect(handed[0]!.filter((b) => b.byteLength >= MIN_POOLED).length).toBeGreaterThan(0);
+      for (const b of handed[1]!) if (b.byteLength >= MIN_POOLED) expect(handed[0]).toContain(b);
+      expect(pool.bytesHeld).toBe(held);
+      // a bad value at the last row: nothing written, the buffers back all the same
+      await expect(insert(2 * n, { v: 'deep' })).rejects.toMatchObject({ code: 'InvalidData', row: n - 1, column: 'v' });
+      expect(pool.bytesHeld).toBe(held);
+      const expected = Array.from({ length: 2 * n }, (_, i) => JSON.stringify(row(i), (_k, v) => (typeof v === 'bigint' ? `${v}n` : Number.isNaN(v) ? 'NaN' : v))).sort();
+      expect((await rows(t)).sort()).toEqual(expected);
+      await store.close();
+      const again = await openStore({ path: dir.path, workers: 1 });
+      try {
+        expect((await rows(again.table('obs'))).sort()).toEqual(expected);
+      } finally {
+        await again.close();
+      }
+    } finally {
+      await store.close();
+      await dir.remove();
+    }
+  }, 60_000);
 });

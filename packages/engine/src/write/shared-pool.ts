@@ -106,6 +106,18 @@ export class SharedPool {
   }
 }
 
+/**
+ * `alloc` (a lease's) with the bytes asked for zero-filled: a pooled buffer holds what its last
+ * user left, and column builders count on zeroed memory (bits set with |=, offsets from 0).
+ */
+export function zeroed(alloc: (bytes: number) => SharedArrayBuffer): (bytes: number) => SharedArrayBuffer {
+  return (bytes) => {
+    const buffer = alloc(bytes);
+    new Uint8Array(buffer, 0, bytes).fill(0);
+    return buffer;
+  };
+}
+
 /** The size class of `bytes`: rounded up to a quarter of its power of two (≥ MIN_POOLED). */
 export function sizeClass(bytes: number): number {
   if (bytes <= MIN_POOLED) return MIN_POOLED;

@@ -5,10 +5,10 @@ import { expected } from '../fail.js';
 import { putInt64, wordsOf } from '../int64.js';
 import { fixedData } from '../layout.js';
 import { inexactInt } from './ints.js';
-import { type ColumnBuilder, type ColumnWriter, Validity } from './writer.js';
+import { type Alloc, type ColumnBuilder, type ColumnWriter, Validity } from './writer.js';
 
 /** int64/uint64 from bigints in range, or integral numbers in range (numbers beyond 2^53 included). */
-export const writeBigInts: ColumnWriter = (field, length) => new BigIntBuilder(field, length);
+export const writeBigInts: ColumnWriter = (field, length, alloc) => new BigIntBuilder(field, length, alloc);
 
 class BigIntBuilder implements ColumnBuilder {
   private readonly out: BigInt64Array | BigUint64Array;
@@ -21,11 +21,12 @@ class BigIntBuilder implements ColumnBuilder {
   constructor(
     private readonly field: Field,
     private readonly length: number,
+    alloc: Alloc,
   ) {
     const signed = (this.signed = isSigned(field.type));
-    this.out = signed ? new BigInt64Array(length) : new BigUint64Array(length);
+    this.out = signed ? new BigInt64Array(alloc(length * 8), 0, length) : new BigUint64Array(alloc(length * 8), 0, length);
     this.words = wordsOf(this.out);
-    this.validity = new Validity(length, field.nullable);
+    this.validity = new Validity(length, field.nullable, alloc);
     this.numbers = signed ? [-(2 ** 63), 2 ** 63] : [0, 2 ** 64];
   }
 

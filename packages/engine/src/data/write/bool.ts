@@ -2,10 +2,10 @@
 import type { Data, Field } from 'apache-arrow';
 import { expected } from '../fail.js';
 import { bitmapBytes, fixedData } from '../layout.js';
-import { type ColumnBuilder, type ColumnWriter, Validity } from './writer.js';
+import { type Alloc, type ColumnBuilder, type ColumnWriter, Validity } from './writer.js';
 
 /** bool from `true`/`false` only (no 0/1, no strings). */
-export const writeBools: ColumnWriter = (field, length) => new BoolBuilder(field, length);
+export const writeBools: ColumnWriter = (field, length, alloc) => new BoolBuilder(field, length, alloc);
 
 class BoolBuilder implements ColumnBuilder {
   private readonly out: Uint8Array;
@@ -14,9 +14,10 @@ class BoolBuilder implements ColumnBuilder {
   constructor(
     private readonly field: Field,
     private readonly length: number,
+    alloc: Alloc,
   ) {
-    this.out = new Uint8Array(bitmapBytes(length));
-    this.validity = new Validity(length, field.nullable);
+    this.out = new Uint8Array(alloc(bitmapBytes(length)), 0, bitmapBytes(length));
+    this.validity = new Validity(length, field.nullable, alloc);
   }
 
   write(values: readonly unknown[], lo: number, hi: number): void {

@@ -8,13 +8,13 @@ import { writeFloats } from './floats.js';
 import { writeInts } from './ints.js';
 import { writeStrings } from './strings.js';
 import { writeDates, writeTimestamps } from './temporal.js';
-import type { ColumnBuilder, ColumnWriter } from './writer.js';
+import { type Alloc, type ColumnBuilder, type ColumnWriter, heapAlloc } from './writer.js';
 
-/** The builder of a column of `length` rows of `field.type`. */
-export function columnBuilder(field: Field, length: number): ColumnBuilder {
+/** The builder of a column of `length` rows of `field.type`, its buffers from `alloc`. */
+export function columnBuilder(field: Field, length: number, alloc: Alloc = heapAlloc): ColumnBuilder {
   const kind = columnKind(field.type);
   if (kind === null) throw new Error(`columnBuilder: unsupported type ${typeName(field.type)}`);
-  return writers[kind](field, length);
+  return writers[kind](field, length, alloc);
 }
 
 /** Converts a whole array of JS values into one chunk; throws RowError at the first bad value. */

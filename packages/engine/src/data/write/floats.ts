@@ -3,10 +3,10 @@ import { type Data, type Field, Precision } from 'apache-arrow';
 import { floatPrecision, typeName } from '../../schema/types.js';
 import { RowError, expected } from '../fail.js';
 import { fixedData } from '../layout.js';
-import { type ColumnBuilder, type ColumnWriter, Validity } from './writer.js';
+import { type Alloc, type ColumnBuilder, type ColumnWriter, Validity } from './writer.js';
 
 /** float64 stores numbers as they are (NaN and infinities too); float32 rounds them but rejects overflow. */
-export const writeFloats: ColumnWriter = (field, length) => new FloatBuilder(field, length);
+export const writeFloats: ColumnWriter = (field, length, alloc) => new FloatBuilder(field, length, alloc);
 
 /** The double equal to `v`, or a RowError when no double is. */
 export function exactDouble(row: number, v: bigint, type: string): number {
@@ -31,9 +31,11 @@ class FloatBuilder implements ColumnBuilder {
   constructor(
     private readonly field: Field,
     private readonly length: number,
+    alloc: Alloc,
   ) {
-    this.out = new (field.type.ArrayType as Float64ArrayConstructor)(length);
-    this.validity = new Validity(length, field.nullable);
+    const Type = field.type.ArrayType as Float64ArrayConstructor;
+    this.out = new Type(alloc(length * Type.BYTES_PER_ELEMENT), 0, length);
+    this.validity = new Validity(length, field.nullable, alloc);
     this.single = floatPrecision(field.type) === Precision.SINGLE;
   }
 

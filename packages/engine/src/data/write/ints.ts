@@ -3,10 +3,10 @@ import type { Data, Field } from 'apache-arrow';
 import { intBits, isSigned, typeName } from '../../schema/types.js';
 import { RowError, expected } from '../fail.js';
 import { fixedData } from '../layout.js';
-import { type ColumnBuilder, type ColumnWriter, Validity } from './writer.js';
+import { type Alloc, type ColumnBuilder, type ColumnWriter, Validity } from './writer.js';
 
 /** int8/16/32 and uint8/16/32 from integral numbers or bigints within the type's range. */
-export const writeInts: ColumnWriter = (field, length) => new IntBuilder(field, length);
+export const writeInts: ColumnWriter = (field, length, alloc) => new IntBuilder(field, length, alloc);
 
 /** The range of an integer field of at most 53 bits. */
 export function intRange(field: Field): { min: number; max: number } {
@@ -29,9 +29,11 @@ class IntBuilder implements ColumnBuilder {
   constructor(
     private readonly field: Field,
     private readonly length: number,
+    alloc: Alloc,
   ) {
-    this.out = new (field.type.ArrayType as Int32ArrayConstructor)(length);
-    this.validity = new Validity(length, field.nullable);
+    const Type = field.type.ArrayType as Int32ArrayConstructor;
+    this.out = new Type(alloc(length * Type.BYTES_PER_ELEMENT), 0, length);
+    this.validity = new Validity(length, field.nullable, alloc);
     ({ min: this.min, max: this.max } = intRange(field));
   }
 

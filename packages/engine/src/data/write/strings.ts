@@ -4,10 +4,10 @@ import { isLarge, typeName } from '../../schema/types.js';
 import { RowError, expected } from '../fail.js';
 import { putInt64, wordsOf } from '../int64.js';
 import { varData } from '../layout.js';
-import { type ColumnBuilder, type ColumnWriter, Validity } from './writer.js';
+import { type Alloc, type ColumnBuilder, type ColumnWriter, Validity, heapAlloc } from './writer.js';
 
 /** utf8/largeutf8 from strings (ASCII copied inline, the rest through TextEncoder); binary from Uint8Array. */
-export const writeStrings: ColumnWriter = (field, length) => new BytesBuilder(field, length);
+export const writeStrings: ColumnWriter = (field, length, alloc) => new BytesBuilder(field, length, alloc);
 
 const INT32_MAX = 2147483647;
 const encoder = new TextEncoder();
@@ -26,12 +26,13 @@ class BytesBuilder implements ColumnBuilder {
   constructor(
     private readonly field: Field,
     private readonly length: number,
+    private readonly alloc: Alloc,
   ) {
     this.text = field.type.typeId === Type.Utf8 || field.type.typeId === Type.LargeUtf8;
-    this.validity = new Validity(length, field.nullable);
-    this.bytes = new Uint8Array(Math.max(1024, length * 8));
-    this.off32 = isLarge(field.type) ? null : new Int32Array(length + 1);
-    this.off64 = isLarge(field.type) ? new BigInt64Array(length + 1) : null;
+    this.validity = new Validity(length, field.nullable, alloc);
+    this.bytes = this.block(Math.max(1024, length * 8));
+    this.off32 = isLarge(field.type) ? null : new Int32Array(alloc((length + 1) * 4), 0, length + 1);
+    this.off64 = isLarge(field.type) ? new BigInt64Array(alloc((length + 1) * 8), 0, length + 1) : null;
     this.words = this.off64 && wordsOf(this.off64);
   }
 
@@ -97,16 +98,21 @@ class BytesBuilder implements ColumnBuilder {
 
   finish(): Data {
     const { bitmap, nullCount } = this.validity.finish();
-    // keep the spare capacity only when it is small
-    const bytes = this.bytes.length > this.p * 1.25 + 4096 ? this.bytes.slice(0, this.p) : this.bytes.subarray(0, this.p);
+    // keep the spare capacity only when it is small, or the memory is the allocator's to reuse
+    const trim = this.alloc === heapAlloc && this.bytes.length > this.p * 1.25 + 4096;
+    const bytes = trim ? this.bytes.slice(0, this.p) : this.bytes.subarray(0, this.p);
     return varData(this.field.type, this.length, (this.off32 ?? this.off64)!, bytes, bitmap, nullCount);
   }
 
   // a larger buffer holding the first p bytes
   private grow(p: number, need: number): Uint8Array {
-    const next = new Uint8Array(Math.max(need, this.bytes.length * 2));
+    const next = this.block(Math.max(need, this.bytes.length * 2));
     next.set(this.bytes.subarray(0, p));
     return (this.bytes = next);
+  }
+
+  private block(bytes: number): Uint8Array {
+    return new Uint8Array(this.alloc(bytes), 0, bytes);
   }
 }
 

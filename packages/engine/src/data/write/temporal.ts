@@ -5,13 +5,13 @@ import { RowError, describeValue } from '../fail.js';
 import { putInt64, wordsOf } from '../int64.js';
 import { fixedData } from '../layout.js';
 import { putTime, readInstant } from './instant.js';
-import { type ColumnBuilder, type ColumnWriter, Validity } from './writer.js';
+import { type Alloc, type ColumnBuilder, type ColumnWriter, Validity } from './writer.js';
 
 /** timestamp[s|ms|us|ns] (timezone irrelevant: values are UTC); a value finer than the unit is rejected. */
-export const writeTimestamps: ColumnWriter = (field, length) => new TimestampBuilder(field, length);
+export const writeTimestamps: ColumnWriter = (field, length, alloc) => new TimestampBuilder(field, length, alloc);
 
 /** date32 (days) and date64 (milliseconds) from values at UTC midnight; a time of day is rejected. */
-export const writeDates: ColumnWriter = (field, length) => new DateBuilder(field, length);
+export const writeDates: ColumnWriter = (field, length, alloc) => new DateBuilder(field, length, alloc);
 
 const MS_PER_DAY = 86_400_000;
 
@@ -25,10 +25,11 @@ class TimestampBuilder implements ColumnBuilder {
   constructor(
     private readonly field: Field,
     private readonly length: number,
+    alloc: Alloc,
   ) {
-    this.out = new BigInt64Array(length);
+    this.out = new BigInt64Array(alloc(length * 8), 0, length);
     this.words = wordsOf(this.out);
-    this.validity = new Validity(length, field.nullable);
+    this.validity = new Validity(length, field.nullable, alloc);
     this.unit = timeUnit(field.type);
   }
 
@@ -67,11 +68,12 @@ class DateBuilder implements ColumnBuilder {
   constructor(
     private readonly field: Field,
     private readonly length: number,
+    alloc: Alloc,
   ) {
     const days = dateUnit(field.type) === DateUnit.DAY;
-    this.out = days ? new Int32Array(length) : new BigInt64Array(length);
+    this.out = days ? new Int32Array(alloc(length * 4), 0, length) : new BigInt64Array(alloc(length * 8), 0, length);
     this.words = days ? null : wordsOf(this.out as BigInt64Array);
-    this.validity = new Validity(length, field.nullable);
+    this.validity = new Validity(length, field.nullable, alloc);
   }
 
   write(values: readonly unknown[], lo: number, hi: number): void {

@@ -17,8 +17,20 @@ export interface ColumnBuilder {
   finish(): Data;
 }
 
-/** Makes the builder of a column of `length` rows. */
-export type ColumnWriter = (field: Field, length: number) => ColumnBuilder;
+/**
+ * Makes the builder of a column of `length` rows, its buffers from `alloc`.
+ */
+export type ColumnWriter = (field: Field, length: number, alloc: Alloc) => ColumnBuilder;
+
+/**
+ * Where a builder's buffers come from: zeroed memory of at least `bytes` bytes. `heapAlloc` by
+ * default; a large insert passes the part writer's pooled shared memory (`Table.insert`), which
+ * the part writer then reads as it is, and which goes back to the pool once the rows are written.
+ */
+export type Alloc = (bytes: number) => ArrayBufferLike;
+
+/** Fresh memory of the JS heap's allocator. */
+export const heapAlloc: Alloc = (bytes) => new ArrayBuffer(bytes);
 
 /** A validity bitmap allocated on the first null; rejects nulls when the column is not nullable. */
 export class Validity {
@@ -28,12 +40,13 @@ export class Validity {
   constructor(
     private readonly length: number,
     private readonly nullable: boolean,
+    private readonly alloc: Alloc = heapAlloc,
   ) {}
 
   /** Marks row `i` null (`v` is the null or undefined found there), or throws when not nullable. */
   setNull(i: number, v: unknown): void {
     if (!this.nullable) throw missing(i, v);
-    this.bits ??= new Uint8Array(bitmapBytes(this.length)).fill(0xff);
+    this.bits ??= new Uint8Array(this.alloc(bitmapBytes(this.length)), 0, bitmapBytes(this.length)).fill(0xff);
     this.bits[i >> 3]! &= ~(1 << (i & 7));
     this.nulls++;
   }
