@@ -60,4 +60,28 @@ describe('DuckDB baseline', () => {
     expect([...back.getChild('v')!]).toEqual(values);
     expect(back.getChild('s')!.nullCount).toBe(strings.filter((s) => s === null).length);
   });
+  it('appends on a second connection while the first one queries, each append a commit the next query sees', async () => {
+    await db.createObsTable('busy');
+    const writer = await db.writer('busy');
+    try {
+      const batch = generateTable({ rows: 3000, seed: 5 });
+      let appended = 0;
+      let queries = 0;
+      const writing = (async () => {
+        for (let i = 0; i < 5; i++) appended += await writer.append(batch.batches);
+      })();
+      // counts run on the first connection while the appends go on, and never see half an append
+      while (appended < 15000) {
+        const n = await db.count('SELECT count(*) FROM busy');
+        expect(n % 3000).toBe(0);
+        queries++;
+        await new Promise((r) => setImmediate(r));
+      }
+      await writing;
+      expect(queries).toBeGreaterThan(0);
+      expect(await db.count('SELECT count(*) FROM busy')).toBe(15000);
+    } finally {
+      writer.close();
+    }
+  });
 });

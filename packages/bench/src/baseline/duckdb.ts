@@ -16,12 +16,25 @@ export interface DuckDBBaseline {
   createObsTable(table: string): Promise<void>;
   /** Appends the batches through one appender (data chunks, flushed and closed); returns the row count. */
   append(table: string, batches: Iterable<RecordBatch>): Promise<number>;
+  /**
+   * A second connection appending batches to `table`, each call through an appender of its own
+   * (flushed: a commit), for a writer running while this connection queries (an appender and a
+   * query on one connection deadlock).
+   */
+  writer(table: string): Promise<DuckDBWriter>;
   /** Appends row objects (obs columns; time as Date) value by value through one appender. */
   appendRows(table: string, rows: readonly Record<string, unknown>[]): Promise<number>;
   /** The single number a `SELECT count(*) ...` returns. */
   count(sql: string): Promise<number>;
   /** The full result materialised as an Arrow Table (see {@link resultToArrow}). */
   selectArrow(sql: string): Promise<Table>;
+  close(): void;
+}
+
+/** Appends on a connection of its own (see {@link DuckDBBaseline.writer}). */
+export interface DuckDBWriter {
+  /** Appends the batches through a new appender, flushed and closed; returns the row count. */
+  append(batches: Iterable<RecordBatch>): Promise<number>;
   close(): void;
 }
 
@@ -40,13 +53,10 @@ export async function openDuckDB(threads: number): Promise<DuckDBBaseline> {
     async createObsTable(table) {
       await connection.run(`CREATE OR REPLACE TABLE ${table}(${OBS_COLUMNS})`);
     },
-    async append(table, batches) {
-      const appender = await connection.createAppender(table);
-      try {
-        return appendBatches(appender, obsSchema, batches);
-      } finally {
-        appender.closeSync();
-      }
+    append: (table, batches) => appendOn(connection, table, batches),
+    async writer(table) {
+      const own = await instance.connect();
+      return { append: (batches) => appendOn(own, table, batches), close: () => own.closeSync() };
     },
     async appendRows(table, rows) {
       const appender = await connection.createAppender(table);
@@ -80,4 +90,14 @@ export async function openDuckDB(threads: number): Promise<DuckDBBaseline> {
       instance.closeSync();
     },
   };
+}
+
+// the batches appended to `table` through a new appender on `connection`, flushed and closed
+async function appendOn(connection: DuckDBConnection, table: string, batches: Iterable<RecordBatch>): Promise<number> {
+  const appender = await connection.createAppender(table);
+  try {
+    return appendBatches(appender, obsSchema, batches);
+  } finally {
+    appender.closeSync();
+  }
 }

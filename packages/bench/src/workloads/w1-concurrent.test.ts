@@ -1,7 +1,7 @@
 // W1C's rounds: idle and busy windows alternate, each round settles, the slowdown is the median of
 // the rounds' own; a writer's error ends the rounds (made-up samples, no timing measured).
-import { describe, expect, it } from 'vitest';
-import { type BusyWindow, interleaved } from './w1-concurrent.js';
+import { describe, expect, it, vi } from 'vitest';
+import { type BusyWindow, interleaved, paced } from './w1-concurrent.js';
 
 describe('interleaved', () => {
   it('alternates idle and busy windows, pools their reads and takes the median of the rounds\' slowdowns', async () => {
@@ -36,5 +36,29 @@ describe('interleaved', () => {
     expect(out.error).toBe('Conflict: x');
     expect(out.ratios).toEqual([1.1, 3]);
     expect(out.commits).toBe(4);
+  });
+});
+
+describe('paced', () => {
+  it('waits out the rest of each call\'s slot, and not after a call that overran it', async () => {
+    let now = 0;
+    vi.spyOn(performance, 'now').mockImplementation(() => now);
+    const waits: number[] = [];
+    vi.spyOn(globalThis, 'setTimeout').mockImplementation(((fn: () => void, ms: number) => {
+      waits.push(ms);
+      now += ms;
+      fn();
+      return 0;
+    }) as never);
+    try {
+      const work = [5, 30, 12];
+      let k = 0;
+      const call = paced(async () => void (now += work[k++]!), 50); // 20 ms slots
+      for (let i = 0; i < 3; i++) await call();
+      expect(waits).toEqual([15, 8]);
+      expect(now).toBe(70); // 5 + 15, 30, 12 + 8
+    } finally {
+      vi.restoreAllMocks();
+    }
   });
 });
