@@ -17,9 +17,7 @@ export interface ColumnBuilder {
   finish(): Data;
 }
 
-/**
- * Makes the builder of a column of `length` rows, its buffers from `alloc`.
- */
+/** Makes the builder of a column of `length` rows, its buffers from `alloc`. */
 export type ColumnWriter = (field: Field, length: number, alloc: Alloc) => ColumnBuilder;
 
 /**
