@@ -2,6 +2,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
+import { MAX_JSON_DEPTH, deeperThan } from './json-depth.js';
 
 /** Installs the content-type parsers. */
 export function installBodyParsers(app: FastifyInstance): void {
@@ -9,6 +10,9 @@ export function installBodyParsers(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     if (typeof body === 'string' && body.trim() === '') return done(null, undefined);
+    // every walk over the parsed value (validation, messages, LMDB's encoder) recurses
+    const deep = deeperThan(body as string, MAX_JSON_DEPTH);
+    if (deep >= 0) return done(new ApiError(400, 'BadRequest', `the JSON body nests deeper than ${MAX_JSON_DEPTH} arrays and objects (at character ${deep})`), undefined);
     return json(req, body as string, done);
   });
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_req, body, done) => {

@@ -1,0 +1,31 @@
+// Request-level robustness over HTTP: hostile bodies, URLs and headers get a 4xx {code, description} and change nothing.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { manifests, startTestServer, type TestServer } from '../test-util/server.js';
+
+let s: TestServer;
+beforeAll(async () => {
+  s = await startTestServer();
+});
+afterAll(() => s.close());
+
+const json = { 'content-type': 'application/json' };
+const nested = (n: number): string => '{"a":'.repeat(n) + '1' + '}'.repeat(n);
+
+describe('deeply nested JSON bodies', () => {
+  it('an OQS filter of 100 000 nested arrays is a 400 naming the limit, not a stack overflow', async () => {
+    const res = await s.json('POST', '/catalog/list', { headers: json, body: '['.repeat(100_000) + ']'.repeat(100_000) });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ code: 'BadRequest', description: expect.stringMatching(/nests deeper than 128 arrays and objects/) });
+  });
+
+  it('a manifest with a deeply nested extra spec field is a 400 and creates nothing', async () => {
+    const text = JSON.stringify(manifests.dataset('deep-spec')).replace('"maintainer"', `"extra":${nested(20_000)},"maintainer"`);
+    expect((await s.json('POST', '/catalog', { headers: json, body: text })).status).toBe(400);
+    expect((await s.json('GET', '/catalog/catalog.example.io/dataset/deep-spec')).status).toBe(404);
+  });
+
+  it('nesting within the limit is accepted', async () => {
+    const text = JSON.stringify(manifests.dataset('nested-ok')).replace('"maintainer"', `"extra":${nested(100)},"maintainer"`);
+    expect((await s.json('POST', '/catalog', { headers: json, body: text })).status).toBe(201);
+  });
+});
