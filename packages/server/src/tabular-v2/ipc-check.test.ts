@@ -20,6 +20,7 @@ describe('batchProblem', () => {
       t: vectorFromArray([new Date(0), new Date(1), null], new TimestampMillisecond()).data[0]!,
     });
     expect(batchProblem(roundTrip(b))).toBeUndefined();
+    expect(batchProblem(roundTrip(new RecordBatch(b.schema, undefined)))).toBeUndefined();
     expect(batchProblem(roundTrip(tableFromArrays({ dict: ['p', 'q', null, 'p'] }).batches[0]!))).toBeUndefined();
   });
 

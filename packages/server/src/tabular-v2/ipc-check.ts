@@ -42,6 +42,7 @@ function dataProblem(d: Data): string | undefined {
 function offsetsProblem(d: Data): string | undefined {
   const offsets = d.valueOffsets as Int32Array | BigInt64Array;
   const size = (d.values as Uint8Array).length;
+  if (d.length === 0) return undefined; // writers may leave the offsets of an empty column out
   if (offsets.length < d.length + 1) return 'the offsets buffer is shorter than the column';
   let prev = Number(offsets[0]);
   if (prev < 0) return `value 0 starts at offset ${prev}`;
