@@ -23,6 +23,8 @@ export interface FileRecord {
   readonly seq: number;
   readonly id: string;
   readonly uploaded: boolean;
+  /** The file in the dataset's directory holding the bytes: one per upload (`id` for records written before uploads had their own). */
+  readonly blob?: string;
   readonly meta: FileMetadata;
 }
 

@@ -2,6 +2,9 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { gatedBody } from '../test-util/gated-body.js';
 import { manifests, startTestServer, type TestServer } from '../test-util/server.js';
 
 let s: TestServer;
@@ -102,6 +105,53 @@ describe('entries and content', () => {
     } finally {
       await small.close();
     }
+  });
+});
+
+describe('uploads racing each other and a delete', () => {
+  const MiB = 1 << 20;
+  const upload = (name: string, fill: number, query = '') => {
+    const gated = gatedBody(Buffer.alloc(32 * MiB, fill), 31 * MiB);
+    const res = s.req('PATCH', `${ref}/${name}${query}`, { ...octets(gated.body), headers: { 'content-type': 'application/octet-stream' } });
+    return { ...gated, res };
+  };
+  const blobs = async () => (await readdir(join(s.dataDir, 'raw', uuid))).filter((f) => !f.startsWith('.tmp-'));
+
+  it('of two concurrent uploads without overwrite one wins and the other is a 409; the bytes match the metadata', async () => {
+    await s.json('POST', ref, { key: s.aliceKey, json: { name: 'race.bin' } });
+    const before = (await blobs()).length;
+    const a = upload('race.bin', 0x61);
+    const b = upload('race.bin', 0x62);
+    await Promise.all([a.reading, b.reading]);
+    a.release();
+    b.release();
+    const statuses = [(await a.res).status, (await b.res).status].sort();
+    expect(statuses).toEqual([200, 409]);
+    const meta = (await s.json('GET', `${ref}/race.bin/metadata`)).body;
+    const bytes = Buffer.from(await (await s.req('GET', `${ref}/race.bin`)).arrayBuffer());
+    expect(bytes.length).toBe(meta.size_bytes);
+    expect(createHash('sha256').update(bytes).digest('hex')).toBe(meta.checksum);
+    expect((await blobs()).length).toBe(before + 1);
+  });
+
+  it('an upload whose file is deleted meanwhile answers 404 and leaves no blob behind', async () => {
+    await s.json('POST', ref, { key: s.aliceKey, json: { name: 'gone.bin' } });
+    const before = await blobs();
+    const up = upload('gone.bin', 0x63);
+    await up.reading;
+    expect((await s.req('DELETE', `${ref}/gone.bin`, { key: s.aliceKey })).status).toBe(204);
+    up.release();
+    expect((await up.res).status).toBe(404);
+    expect(await blobs()).toEqual(before);
+  });
+
+  it('an overwrite replaces the blob: the old one is removed', async () => {
+    await s.json('POST', ref, { key: s.aliceKey, json: { name: 'twice.bin' } });
+    expect((await s.req('PATCH', `${ref}/twice.bin`, octets('one'))).status).toBe(200);
+    const before = (await blobs()).length;
+    expect((await s.req('PATCH', `${ref}/twice.bin?overwrite=true`, octets('two'))).status).toBe(200);
+    expect((await blobs()).length).toBe(before);
+    expect(await (await s.req('GET', `${ref}/twice.bin`)).text()).toBe('two');
   });
 });
 

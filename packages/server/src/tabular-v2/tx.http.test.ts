@@ -1,6 +1,7 @@
 // HTTP transactions under concurrent requests: commit and rollback wait their turn instead of ending a running insert.
 import { Field, Int32, RecordBatch, Schema, Table, Utf8, tableToIPC, vectorFromArray } from 'apache-arrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gatedBody } from '../test-util/gated-body.js';
 import { manifests, startTestServer, type TestServer } from '../test-util/server.js';
 
 let s: TestServer;
@@ -18,39 +19,13 @@ beforeAll(async () => {
 });
 afterAll(() => s.close());
 
-/**
- * A body whose first `split` bytes are sent at once and the rest when `release()` is called;
- * `reading` resolves once the first part was written, which (being far larger than the socket
- * buffers) means the server's handler is consuming the body.
- */
-function gatedBody(bytes: Buffer, split: number) {
-  let release!: () => void;
-  let reading!: () => void;
-  const gate = new Promise<void>((r) => (release = r));
-  const started = new Promise<void>((r) => (reading = r));
-  let pulls = 0;
-  const body = new ReadableStream<Uint8Array>(
-    {
-      async pull(c) {
-        if (pulls++ === 0) return c.enqueue(bytes.subarray(0, split));
-        reading();
-        await gate;
-        c.enqueue(bytes.subarray(split));
-        c.close();
-      },
-    },
-    { highWaterMark: 0 },
-  );
-  return { body, release, reading: started };
-}
-
 describe('commit and rollback while an insert into the transaction is running', () => {
   it('answer 409 TransactionBusy and leave the transaction open; the insert completes and commits afterwards', async () => {
     const tx = (await s.json('POST', v2('begin'))).body.tx_id as string;
     const big = batch(Array.from({ length: 32 }, (_, i) => i), 'y'.repeat(1 << 20)); // 32 MiB of text
     const bytes = ipc(big, batch([100, 101]));
     const gated = gatedBody(bytes, bytes.length - 1024);
-    const insert = s.req('POST', v2('sdk/insert', tx), { headers: arrow, body: gated.body as unknown as NonNullable<RequestInit['body']> });
+    const insert = s.req('POST', v2('sdk/insert', tx), { headers: arrow, body: gated.body });
     await gated.reading;
     for (const op of ['commit', 'rollback', 'sdk/commit']) {
       const res = await s.req('POST', v2(op, tx));
