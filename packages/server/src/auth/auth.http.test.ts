@@ -114,6 +114,16 @@ describe('client credentials and the server’s own tokens', () => {
     expect(basic.status).toBe(200);
   });
 
+  it('HTTP Basic credentials with malformed percent-encoding → 400 invalid_request, not a 500', async () => {
+    const res = await s.req('POST', '/oauth2/token', {
+      key: null,
+      body: 'grant_type=client_credentials',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from('client%zz:secret%').toString('base64')}` },
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: 'invalid_request', error_description: expect.stringMatching(/percent-encod/) });
+  });
+
   it('expired, tampered and foreign tokens → 401', async () => {
     const key = await loadSigningKey(s.server.app.halocline.db);
     const { clientId } = await s.server.app.halocline.access.createClient('c3', false);
