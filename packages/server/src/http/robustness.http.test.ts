@@ -29,3 +29,20 @@ describe('deeply nested JSON bodies', () => {
     expect((await s.json('POST', '/catalog', { headers: json, body: text })).status).toBe(201);
   });
 });
+
+describe('URLs the router refuses', () => {
+  it('a path segment over 1024 characters is a 414 {code, description}, in the API and in STAC', async () => {
+    for (const path of [`/catalog/${'a'.repeat(2000)}`, `/api/stac/collections/${'z'.repeat(2000)}`]) {
+      const res = await s.json('GET', path, { key: null });
+      expect(res.status).toBe(414);
+      expect(res.body).toEqual({ code: 'UriTooLong', description: expect.stringMatching(/longer than 1024 characters/) });
+      expect(res.body.description.length).toBeLessThan(300);
+    }
+  });
+
+  it('malformed percent-encoding in the path is a 400 {code, description}', async () => {
+    const res = await s.json('GET', '/catalog/%zz');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ code: 'BadRequest', description: expect.stringMatching(/malformed percent-encoding/) });
+  });
+});
