@@ -8,6 +8,7 @@ import type { AppContext } from '../http/context.js';
 import { checkWrite, dataPrefixes, datasetWithClass } from '../http/datasets.js';
 import { parseOqs } from '../oqs/index.js';
 import { toEngineFilter } from './to-query.js';
+import { jsonValueReader } from './validate-rows.js';
 
 /** An open stage: an engine transaction held between requests (`ctx.stages`). */
 export interface Stage {
@@ -33,13 +34,15 @@ export function transactionRoutes(app: FastifyInstance, ctx: AppContext): void {
       const { t } = writable(req, 'updating rows');
       const body = jsonBody(req) as { update_filters?: unknown; data?: unknown } | undefined;
       const f = engineFilter(body?.update_filters);
-      const patch = body?.data;
-      if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) throw badRequest('data: expected an object of column to new value');
+      const given = body?.data;
+      if (typeof given !== 'object' || given === null || Array.isArray(given)) throw badRequest('data: expected an object of column to new value');
+      const schema = await t.schema();
+      const patch = schema ? jsonValueReader(schema)(given as Record<string, unknown>, 'data') : given;
       return {
         num_rows: await inTransaction(t, async (tx) => {
           // matches are computed first (replace), each row re-inserted with the new values
           const rows: Record<string, unknown>[] = [];
-          for await (const old of tx.replace(f.query, { vars: f.vars })) rows.push({ ...old, ...(patch as Record<string, unknown>) });
+          for await (const old of tx.replace(f.query, { vars: f.vars })) rows.push({ ...old, ...patch });
           await tx.insert(rows);
           return rows.length;
         }),
