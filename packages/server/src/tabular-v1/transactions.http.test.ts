@@ -81,6 +81,9 @@ describe('stages', () => {
     expect(await rows(ref)).toHaveLength(10);
     expect((await s.json('POST', ref, { json: { data: [{ id: 1, station: 'S9', temp: 1 }], stage_id: id }, key: s.aliceKey })).status).toBe(404);
     expect((await s.json('POST', `${ref}/stage`, { json: { action: 'explode' }, key: s.aliceKey })).status).toBe(400);
+    const noId = await s.json('POST', `${ref}/stage`, { json: { action: 'commit' }, key: s.aliceKey });
+    expect(noId.status).toBe(400);
+    expect(noId.body.description).toMatch(/^stage_id: commit needs the stage_id/);
   });
 
   it('a stage belongs to the account that opened it', async () => {

@@ -56,8 +56,9 @@ export function transactionRoutes(app: FastifyInstance, ctx: AppContext): void {
         return { stage_id: id, status: 'active' };
       }
       if (body?.action === 'commit') {
-        const s = stageOf(ctx, req, String(body.stage_id), ds.metadata.uuid);
-        ctx.stages.delete(String(body.stage_id));
+        if (typeof body.stage_id !== 'string' || body.stage_id === '') throw badRequest('stage_id: commit needs the stage_id returned by {"action": "create"}');
+        const s = stageOf(ctx, req, body.stage_id, ds.metadata.uuid);
+        ctx.stages.delete(body.stage_id);
         await s.tx.commit();
         return { stage_id: body.stage_id, status: 'committed' };
       }
