@@ -145,6 +145,19 @@ describe('uploads racing each other and a delete', () => {
     expect(await blobs()).toEqual(before);
   });
 
+  it('an upload whose dataset is deleted meanwhile answers 404 (not a 500 for the vanished directory)', async () => {
+    const other = (await s.json('POST', '/catalog', { json: manifests.dataset('short-lived'), key: s.aliceKey })).body.metadata.uuid as string;
+    await s.json('POST', `/data/${other}`, { key: s.aliceKey, json: { name: 'f.bin' } });
+    const gated = gatedBody(Buffer.alloc(32 * MiB, 1), 31 * MiB);
+    const res = s.req('PATCH', `/data/${other}/f.bin`, { ...octets(gated.body), headers: { 'content-type': 'application/octet-stream' } });
+    await gated.reading;
+    expect((await s.req('DELETE', `/catalog/${other}`, { key: s.aliceKey })).status).toBe(204);
+    gated.release();
+    const up = await res;
+    expect(up.status).toBe(404);
+    expect(((await up.json()) as { code: string }).code).toBe('NotFound');
+  });
+
   it('an overwrite replaces the blob: the old one is removed', async () => {
     await s.json('POST', ref, { key: s.aliceKey, json: { name: 'twice.bin' } });
     expect((await s.req('PATCH', `${ref}/twice.bin`, octets('one'))).status).toBe(200);

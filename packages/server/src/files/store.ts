@@ -7,7 +7,7 @@ import type { Readable } from 'node:stream';
 import type { ServerDb } from '../db.js';
 import { conflict, notFound } from '../errors.js';
 import { compileOqs, type OqsNode } from '../oqs/index.js';
-import { writeBlob } from './blob.js';
+import { type WrittenBlob, writeBlob } from './blob.js';
 import type { FileMetadata, FilePatch, FileRecord } from './entry.js';
 
 type Key = (string | number)[];
@@ -66,7 +66,14 @@ export class RawFileStore {
     const taken = (rec: FileRecord): boolean => rec.uploaded && !options.overwrite;
     if (taken(before)) throw alreadyUploaded(name);
     const blob = `${before.id}.${randomBytes(8).toString('hex')}`;
-    const written = await writeBlob(this.blobPath(dataset, blob), body, options.limit);
+    let written: WrittenBlob;
+    try {
+      written = await writeBlob(this.blobPath(dataset, blob), body, options.limit);
+    } catch (e) {
+      // the dataset's directory went away mid-upload: its dataset (or the file) was deleted, a 404
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') this.get(dataset, name);
+      throw e;
+    }
     let meta: FileMetadata | undefined;
     let replaced: string | undefined;
     try {
