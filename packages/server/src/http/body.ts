@@ -13,13 +13,23 @@ export function installBodyParsers(app: FastifyInstance): void {
     // every walk over the parsed value (validation, messages, LMDB's encoder) recurses
     const deep = deeperThan(body as string, MAX_JSON_DEPTH);
     if (deep >= 0) return done(new ApiError(400, 'BadRequest', `the JSON body nests deeper than ${MAX_JSON_DEPTH} arrays and objects (at character ${deep})`), undefined);
-    return json(req, body as string, done);
+    return json(req, body as string, (err, value) => (err ? done(invalidJson(body as string), undefined) : done(null, value)));
   });
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_req, body, done) => {
     done(null, new URLSearchParams(String(body)));
   });
   // uploads (application/octet-stream and anything else) reach the route as the request stream
   app.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
+}
+
+// why Fastify's parser refused a body: a syntax error (JSON.parse says where), else a prototype-poisoning key
+function invalidJson(text: string): ApiError {
+  try {
+    JSON.parse(text);
+  } catch (e) {
+    return new ApiError(400, 'BadRequest', `the body is not valid JSON: ${(e as Error).message}`);
+  }
+  return new ApiError(400, 'BadRequest', 'the JSON body has a "__proto__" or "constructor": {"prototype": …} key, which is refused');
 }
 
 /** The parsed JSON body of a request; 415 when the client sent something that is not JSON. */

@@ -30,6 +30,17 @@ describe('deeply nested JSON bodies', () => {
   });
 });
 
+describe('JSON bodies that do not parse', () => {
+  it('a syntax error is a 400 naming the token and its context; a __proto__ key is a 400 saying so', async () => {
+    const bad = await s.json('POST', '/catalog', { headers: json, body: '{"kind": "catalog.example.io/dataset", "version": v1alpha3}' });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toEqual({ code: 'BadRequest', description: expect.stringMatching(/^the body is not valid JSON: Unexpected token 'v'.*v1alpha3/) });
+    const proto = await s.json('POST', '/catalog/list', { headers: json, body: '{"metadata": {"__proto__": {"admin": true}}}' });
+    expect(proto.status).toBe(400);
+    expect(proto.body.description).toMatch(/"__proto__"/);
+  });
+});
+
 describe('URLs the router refuses', () => {
   it('a path segment over 1024 characters is a 414 {code, description}, in the API and in STAC', async () => {
     for (const path of [`/catalog/${'a'.repeat(2000)}`, `/api/stac/collections/${'z'.repeat(2000)}`]) {
