@@ -47,7 +47,7 @@ export function validateFilePatch(body: unknown, requireName: boolean): FilePatc
   const out: { -readonly [K in keyof FilePatch]: FilePatch[K] } = {};
   if (b.name !== undefined || requireName) out.name = fileName(b.name);
   if (b.mime_type !== undefined) {
-    if (b.mime_type !== null && (typeof b.mime_type !== 'string' || !/^[\w.+-]+\/[\w.+-]+(\s*;.*)?$/.test(b.mime_type))) throw badRequest(`mime_type: expected a MIME type such as text/csv, got ${JSON.stringify(b.mime_type)}`);
+    if (b.mime_type !== null && !isMimeType(b.mime_type)) throw badRequest(`mime_type: expected a MIME type such as text/csv (printable ASCII, at most 255 characters), got ${JSON.stringify(b.mime_type).slice(0, 300)}`);
     out.mime_type = b.mime_type as string | null;
   }
   if (b.metadata !== undefined) {
@@ -62,6 +62,14 @@ export function validateFilePatch(body: unknown, requireName: boolean): FilePatc
     out.geo_location = b.geo_location;
   }
   return out;
+}
+
+/**
+ * A MIME type as it may go into a `Content-Type` header: `type/subtype`, then optional parameters,
+ * printable ASCII only (no line breaks), at most 255 characters.
+ */
+export function isMimeType(v: unknown): v is string {
+  return typeof v === 'string' && v.length <= 255 && /^[\w.+-]+\/[\w.+-]+(?:[ \t]*;[\x20-\x7e]*)?$/.test(v);
 }
 
 /** A valid file name: non-empty, no leading `/`, no NUL, at most 1024 characters. */
