@@ -72,10 +72,12 @@ export function isMimeType(v: unknown): v is string {
   return typeof v === 'string' && v.length <= 255 && /^[\w.+-]+\/[\w.+-]+(?:[ \t]*;[\x20-\x7e]*)?$/.test(v);
 }
 
-/** A valid file name: non-empty, no leading `/`, no NUL, at most 1024 characters. */
+/** A valid file name: non-empty, no leading `/`, no NUL, not `.` or `..`, at most 1024 characters. */
 export function fileName(v: unknown): string {
   if (typeof v !== 'string' || v.length === 0) throw badRequest(`name: a file needs a non-empty string name, got ${JSON.stringify(v)}`);
   if (v.startsWith('/')) throw badRequest(`name: must not start with "/", got ${JSON.stringify(v)}`);
   if (v.length > 1024 || v.includes('\0')) throw badRequest('name: at most 1024 characters and no NUL');
+  // URL clients resolve these as dot segments, so no request could reach the file again
+  if (v === '.' || v === '..') throw badRequest(`name: ${JSON.stringify(v)} cannot be used in a URL; choose another name`);
   return v;
 }

@@ -184,6 +184,15 @@ describe('metadata, delete, list', () => {
     expect((await s.json('PATCH', `${ref}/n.txt/metadata`, { key: s.bobKey, json: { mime_type: 'text/csv' } })).status).toBe(403);
   });
 
+  it('refuses the names "." and "..", which no URL can address (clients resolve them as dot segments)', async () => {
+    for (const name of ['.', '..']) {
+      const res = await s.json('POST', ref, { key: s.aliceKey, json: { name } });
+      expect(res.status).toBe(400);
+      expect(res.body.description).toMatch(/cannot be used in a URL/);
+    }
+    expect((await s.json('POST', ref, { key: s.aliceKey, json: { name: '...' } })).status).toBe(200);
+  });
+
   it('refuses a mime_type that could not be sent back as a Content-Type (line breaks, non-ASCII, over 255 characters)', async () => {
     for (const mime_type of ['text/plain\r\n; a=b', 'text/plain; a\nX-Evil: 1', 'text/plain; charset=\u00fc', `text/plain; ${'x'.repeat(300)}`]) {
       const res = await s.json('POST', ref, { key: s.aliceKey, json: { name: 'mime.txt', mime_type } });
