@@ -1,7 +1,7 @@
 // The catalog: resources in LMDB, mirrored in memory in creation order, with a name index and an R-tree.
 import { randomUUID } from 'node:crypto';
 import type { ServerDb } from '../db.js';
-import { conflict } from '../errors.js';
+import { conflict, notFound } from '../errors.js';
 import { compileOqs, spatialConstraints, type OqsNode } from '../oqs/index.js';
 import type { CatalogChange, Manifest, Resource } from './resource.js';
 import { INDEXED_PATHS, SpatialIndex } from './spatial-index.js';
@@ -117,7 +117,7 @@ export class CatalogStore implements CatalogReader {
   /** Replaces a resource's metadata and spec (uuid, owner and creation kept); 409 on a name taken. */
   async update(uuid: string, manifest: Manifest, by: string): Promise<Resource> {
     const entry = this.byUuid.get(uuid);
-    if (!entry) throw new Error(`update of missing resource ${uuid}`);
+    if (!entry) throw notFound(`no resource ${uuid} (deleted meanwhile)`);
     const old = entry.resource;
     const other = this.getByName(manifest.kind, manifest.metadata.name);
     if (other && other.metadata.uuid !== uuid) throw conflict(`${manifest.kind}/${manifest.metadata.name} already exists`);
@@ -139,12 +139,22 @@ export class CatalogStore implements CatalogReader {
     return resource;
   }
 
-  /** Removes a resource; false when there is none. */
+  /**
+   * Removes a resource; false when there is none. Unindexed first (synchronously), so an update
+   * racing the removal finds nothing (404) instead of writing the resource back after it; re-indexed
+   * if the removal fails.
+   */
   async delete(uuid: string): Promise<boolean> {
     const entry = this.byUuid.get(uuid);
     if (!entry) return false;
-    await this.db.resources.remove(uuid);
     this.unindex(entry);
+    try {
+      await this.db.resources.remove(uuid);
+    } catch (e) {
+      this.index(entry);
+      this.spatial.put(entry.resource);
+      throw e;
+    }
     this.emit({ type: 'delete', uuid, resource: entry.resource });
     return true;
   }

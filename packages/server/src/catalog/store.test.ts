@@ -1,0 +1,33 @@
+// The catalog store against its LMDB environment: what survives a reopen when writes race.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openServerDb, type ServerDb } from '../db.js';
+import { manifests } from '../test-util/server.js';
+import type { Manifest } from './resource.js';
+import { CatalogStore } from './store.js';
+
+let dir: string;
+let db: ServerDb;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'halocline-catalog-'));
+  db = await openServerDb(dir);
+});
+afterEach(async () => {
+  await db.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('CatalogStore', () => {
+  it('an update racing a delete is a 404 and does not bring the resource back after a reopen', async () => {
+    const store = new CatalogStore(db);
+    const manifest = manifests.dataset('racy') as unknown as Manifest;
+    const { metadata } = await store.create(manifest, 'apikey:a');
+    const deleting = store.delete(metadata.uuid);
+    const updating = store.update(metadata.uuid, { ...manifest, metadata: { ...manifest.metadata, display_name: 'changed' } }, 'apikey:a');
+    expect(await deleting).toBe(true);
+    await expect(updating).rejects.toMatchObject({ status: 404 });
+    expect(new CatalogStore(db).get(metadata.uuid)).toBeUndefined();
+  });
+});
