@@ -77,7 +77,8 @@ export async function listTable(ctx: AppContext, req: FastifyRequest<{ Querystri
   // last: a continuation takes its parked scan (and its snapshot) out of the leases
   const scan = resumeList(ctx, req, t, filter);
   const park = (s: ListScan): string => ctx.listCursors.add(s, ds.metadata.uuid, principalOf(req).id);
-  const items = listRows(scan, { limit, budgetMs: ctx.config.listBudgetMs, park });
+  // a JSON answer is one string in memory: its rows are bounded by size too (V8 strings end near 512 MiB)
+  const items = listRows(scan, { limit, budgetMs: ctx.config.listBudgetMs, park, ...(ndjsonWanted ? {} : { maxBytes: ctx.config.listJsonBytes }) });
   // the first item is read before answering, so a bad filter is a 400 and not a broken stream
   const first = await items.next();
   if (ndjsonWanted) {
