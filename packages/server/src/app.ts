@@ -56,8 +56,8 @@ export async function createApp(options: AppOptions): Promise<HaloclineApp> {
     access,
     files: new RawFileStore(db, config.dataDir),
     authenticate: authenticator(access, tokens),
-    listCursors: new Leases<ListScan>(config.cursorTtlMs, closeList, 1000),
-    stages: new Leases<Stage>(config.txIdleMs, (s) => void s.tx.rollback().catch(() => undefined), 1000),
+    listCursors: new Leases<ListScan>(config.cursorTtlMs, closeList, 1000, { what: 'parked list cursors', evictOwn: true }),
+    stages: new Leases<Stage>(config.txIdleMs, (s) => void s.tx.rollback().catch(() => undefined), 1000, { what: 'open stages' }),
   };
 
   await ctx.files.removeTemps();

@@ -41,3 +41,18 @@ describe('commit and rollback while an insert into the transaction is running', 
     expect((await s.json('POST', v2('stats'))).body.num_rows).toBe(34);
   });
 });
+
+describe('open transactions per account', () => {
+  it('an account holding 100 open transactions is refused a 101st (409 TooManyOpen); another account\'s transaction is untouched', async () => {
+    const alice = (await s.json('POST', '/catalog', { json: manifests.dataset('tx-alice', 'tabular'), key: s.aliceKey })).body.metadata.uuid as string;
+    expect((await s.req('POST', `/api/table/v2/sdk/create?table_id=${alice}`, { key: s.aliceKey, headers: arrow, body: ipc() })).status).toBe(200);
+    const mine = (await s.json('POST', `/api/table/v2/begin?table_id=${alice}`, { key: s.aliceKey })).body.tx_id as string;
+    const bob = (await s.json('POST', '/catalog', { json: manifests.dataset('tx-bob', 'tabular'), key: s.bobKey })).body.metadata.uuid as string;
+    expect((await s.req('POST', `/api/table/v2/sdk/create?table_id=${bob}`, { key: s.bobKey, headers: arrow, body: ipc() })).status).toBe(200);
+    for (let i = 0; i < 100; i++) expect((await s.req('POST', `/api/table/v2/begin?table_id=${bob}`, { key: s.bobKey })).status).toBe(200);
+    const refused = await s.req('POST', `/api/table/v2/begin?table_id=${bob}`, { key: s.bobKey });
+    expect(refused.status).toBe(409);
+    expect(refused.headers.get('x-halocline-error')).toBe('TooManyOpen');
+    expect((await s.req('POST', `/api/table/v2/commit?table_id=${alice}&tx_id=${mine}`, { key: s.aliceKey })).status).toBe(200);
+  });
+});
