@@ -52,8 +52,13 @@ export function transactionRoutes(app: FastifyInstance, ctx: AppContext): void {
       const { ds, t } = writable(req, 'staging');
       const body = jsonBody(req) as { action?: unknown; stage_id?: unknown } | undefined;
       if (body?.action === 'create') {
-        const id = ctx.stages.add({ tx: await t.begin(), created: new Date().toISOString() }, ds.metadata.uuid, principalOf(req).id);
-        return { stage_id: id, status: 'active' };
+        const tx = await t.begin();
+        try {
+          return { stage_id: ctx.stages.add({ tx, created: new Date().toISOString() }, ds.metadata.uuid, principalOf(req).id), status: 'active' };
+        } catch (e) {
+          await tx.rollback(); // refused (too many open): release its snapshot
+          throw e;
+        }
       }
       if (body?.action === 'commit') {
         if (typeof body.stage_id !== 'string' || body.stage_id === '') throw badRequest('stage_id: commit needs the stage_id returned by {"action": "create"}');

@@ -36,7 +36,12 @@ export function txRoutes(app: FastifyInstance, ctx: AppContext, txs: Leases<TxHa
     const t = target(ctx, req, true);
     await schemaOrNoTable(t.table);
     const tx = await t.table.begin();
-    return { tx_id: txs.add({ tx, busy: 0 }, t.tableId, t.owner) };
+    try {
+      return { tx_id: txs.add({ tx, busy: 0 }, t.tableId, t.owner) };
+    } catch (e) {
+      await tx.rollback(); // refused (too many open): release its snapshot
+      throw e;
+    }
   });
 
   app.post('/api/table/v2/sdk/insert', { schema: { tags, summary: 'Insert an Arrow IPC stream (in a transaction with tx_id)' } }, async (req, reply) => {
