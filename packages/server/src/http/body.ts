@@ -35,7 +35,8 @@ function invalidJson(text: string): ApiError {
 /** The parsed JSON body of a request; 415 when the client sent something that is not JSON. */
 export function jsonBody(req: FastifyRequest): unknown {
   const type = req.headers['content-type'];
-  if (req.body instanceof Readable || (req.body !== undefined && !(type ?? '').includes('json'))) {
+  // media types are case-insensitive (RFC 9110 §8.3.1): Fastify parsed APPLICATION/JSON as JSON
+  if (req.body instanceof Readable || (req.body !== undefined && !/json/i.test(type ?? ''))) {
     if (req.body instanceof Readable) req.body.resume();
     throw new ApiError(415, 'UnsupportedMediaType', `expected Content-Type application/json, got ${req.headers['content-type'] ?? 'none'}`);
   }

@@ -41,6 +41,14 @@ describe('JSON bodies that do not parse', () => {
   });
 });
 
+describe('content types', () => {
+  it('reads JSON whatever the case of its media type', async () => {
+    const res = await s.json('POST', '/catalog/list', { headers: { 'content-type': 'Application/JSON; Charset=UTF-8' }, body: '{}' });
+    expect(res.status).toBe(200);
+    expect(res.body.results).toEqual(expect.any(Array));
+  });
+});
+
 describe('URLs the router refuses', () => {
   it('a path segment over 1024 characters is a 414 {code, description}, in the API and in STAC', async () => {
     for (const path of [`/catalog/${'a'.repeat(2000)}`, `/api/stac/collections/${'z'.repeat(2000)}`]) {
