@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openServerDb, type ServerDb } from '../db.js';
 import { manifests } from '../test-util/server.js';
 import type { Manifest } from './resource.js';
+import { parseOqs } from '../oqs/index.js';
 import { CatalogStore } from './store.js';
 
 let dir: string;
@@ -29,5 +30,22 @@ describe('CatalogStore', () => {
     expect(await deleting).toBe(true);
     await expect(updating).rejects.toMatchObject({ status: 404 });
     expect(new CatalogStore(db).get(metadata.uuid)).toBeUndefined();
+  });
+
+  it('bounds a list page by the size of its resources too (at least one each), and next continues: every match once', async () => {
+    const store = new CatalogStore(db);
+    for (let i = 0; i < 5; i++) {
+      const m = manifests.dataset(`wide-${i}`, 'raw', { facets: { notes: 'n'.repeat(i === 2 ? 5000 : 1000) } }) as unknown as Manifest;
+      await store.create(m, 'apikey:a');
+    }
+    const all = parseOqs({});
+    const pages: string[][] = [];
+    let after: string | null = null;
+    do {
+      const page = store.list(all, { after, maxBytes: 3500 }) // two small resources (~1.5 kB each) fit, the 5 kB one comes alone;
+      pages.push(page.results.map((r) => r.metadata.name));
+      after = page.next;
+    } while (after);
+    expect(pages).toEqual([['wide-0', 'wide-1'], ['wide-2'], ['wide-3', 'wide-4']]);
   });
 });

@@ -31,6 +31,20 @@ interface Entry {
 
 const SEQ = 'catalog-seq';
 
+/** About the most bytes of resource JSON one list page holds. */
+export const PAGE_BYTES = 64 * 1024 * 1024;
+
+// a resource's JSON length, computed once per (immutable) resource object
+const sizes = new WeakMap<Resource, number>();
+function jsonSize(r: Resource): number {
+  let n = sizes.get(r);
+  if (n === undefined) {
+    n = JSON.stringify(r).length;
+    sizes.set(r, n);
+  }
+  return n;
+}
+
 /** The catalog store of one server process (the only writer of its data directory's catalog). */
 export class CatalogStore implements CatalogReader {
   private readonly byUuid = new Map<string, Entry>();
@@ -62,21 +76,27 @@ export class CatalogStore implements CatalogReader {
     for (const e of [...this.order]) yield e.resource;
   }
 
-  list(filter: OqsNode, options: { after?: string | null; limit?: number } = {}): Page {
+  /**
+   * A page of matches: at most `limit` resources and about `maxBytes` of their JSON (default 64 MiB,
+   * at least one resource), so a page of large manifests still fits in one answer.
+   */
+  list(filter: OqsNode, options: { after?: string | null; limit?: number; maxBytes?: number } = {}): Page {
     const limit = options.limit ?? 1000;
+    const maxBytes = options.maxBytes ?? PAGE_BYTES;
     const after = options.after ? Number(options.after) : 0;
     const test = compileOqs(filter);
     const results: Resource[] = [];
-    let next: string | null = null;
+    let bytes = 0;
+    let last = 0;
     for (const e of this.candidates(filter, after)) {
       if (!test(e.resource)) continue;
-      if (results.length === limit) {
-        next = String(this.byUuid.get(results[limit - 1]!.metadata.uuid)!.seq);
-        break;
-      }
+      const size = jsonSize(e.resource);
+      if (results.length === limit || (results.length > 0 && bytes + size > maxBytes)) return { results, next: String(last) };
       results.push(e.resource);
+      bytes += size;
+      last = e.seq;
     }
-    return { results, next };
+    return { results, next: null };
   }
 
   onChange(listener: (c: CatalogChange) => void): () => void {
