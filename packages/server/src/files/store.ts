@@ -138,16 +138,22 @@ export class RawFileStore {
     await rm(this.blobPath(dataset, blob), { force: true });
   }
 
-  /** A page of files matching a parsed filter (OQS or `{metadata: {key: value}}`), after cursor `after`. */
-  list(dataset: string, filter: OqsNode, after: number, limit: number): { results: FileMetadata[]; next: string | null } {
+  /**
+   * A page of files matching a parsed filter (OQS or `{metadata: {key: value}}`), after cursor
+   * `after`: at most `limit` entries and about `maxBytes` of their JSON (at least one entry).
+   */
+  list(dataset: string, filter: OqsNode, after: number, limit: number, maxBytes = 64 * 1024 * 1024): { results: FileMetadata[]; next: string | null } {
     const test = compileOqs(filter);
     const results: FileMetadata[] = [];
     let last = 0;
+    let bytes = 0;
     for (const { value } of this.db.files.getRange({ start: fileKey(dataset, after + 1), end: [dataset, 'g'] })) {
       const rec = value as FileRecord;
       if (!test(rec.meta)) continue;
-      if (results.length === limit) return { results, next: String(last) };
+      const size = JSON.stringify(rec.meta).length;
+      if (results.length === limit || (results.length > 0 && bytes + size > maxBytes)) return { results, next: String(last) };
       results.push(rec.meta);
+      bytes += size;
       last = rec.seq;
     }
     return { results, next: null };
