@@ -26,9 +26,9 @@ describe('CatalogStore', () => {
     const manifest = manifests.dataset('racy') as unknown as Manifest;
     const { metadata } = await store.create(manifest, 'apikey:a');
     const deleting = store.delete(metadata.uuid);
-    const updating = store.update(metadata.uuid, { ...manifest, metadata: { ...manifest.metadata, display_name: 'changed' } }, 'apikey:a');
+    const updating = expect(store.update(metadata.uuid, { ...manifest, metadata: { ...manifest.metadata, display_name: 'changed' } }, 'apikey:a')).rejects.toMatchObject({ status: 404 });
     expect(await deleting).toBe(true);
-    await expect(updating).rejects.toMatchObject({ status: 404 });
+    await updating;
     expect(new CatalogStore(db).get(metadata.uuid)).toBeUndefined();
   });
 
