@@ -1,6 +1,6 @@
 // Tabular v1 writes through engine transactions: POST /data/{ref}/delete, PATCH /data/{ref}, /stage.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Table, Transaction } from '@halocline/engine';
+import { batchToRows, type Table, type Transaction } from '@halocline/engine';
 import { principalOf } from '../auth/authenticate.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
 import { boolParam, jsonBody } from '../http/body.js';
@@ -40,11 +40,15 @@ export function transactionRoutes(app: FastifyInstance, ctx: AppContext): void {
       const patch = schema ? jsonValueReader(schema)(given as Record<string, unknown>, 'data') : given;
       return {
         num_rows: await inTransaction(t, async (tx) => {
-          // matches are computed first (replace), each row re-inserted with the new values
-          const rows: Record<string, unknown>[] = [];
-          for await (const old of tx.replace(f.query, { vars: f.vars })) rows.push({ ...old, ...patch });
-          await tx.insert(rows);
-          return rows.length;
+          // matches are computed first (replace); each batch of them is re-inserted with the new
+          // values as it comes, so only one batch of rows is held as JS objects at a time
+          let n = 0;
+          for await (const batch of tx.replaceBatches(f.query, { vars: f.vars })) {
+            if (batch.numRows === 0) continue;
+            await tx.insert(batchToRows(batch).map((old) => ({ ...old, ...patch })));
+            n += batch.numRows;
+          }
+          return n;
         }),
       };
     });
