@@ -19,7 +19,7 @@ import { installBodyParsers } from './http/body.js';
 import type { AppContext } from './http/context.js';
 import { dataRoutes } from './http/data-routes.js';
 import { datasetStorage } from './http/dataset-storage.js';
-import { installErrorHandler } from './http/error-handler.js';
+import { MAX_PARAM_LENGTH, frameworkError, installErrorHandler } from './http/error-handler.js';
 import { mountStac } from './http/stac.js';
 import { closeList, type ListScan } from './tabular-v1/list.js';
 import { tabularRoutes } from './tabular-v1/routes.js';
@@ -56,8 +56,8 @@ export async function createApp(options: AppOptions): Promise<HaloclineApp> {
     access,
     files: new RawFileStore(db, config.dataDir),
     authenticate: authenticator(access, tokens),
-    listCursors: new Leases<ListScan>(config.cursorTtlMs, closeList, 1000),
-    stages: new Leases<Stage>(config.txIdleMs, (s) => void s.tx.rollback().catch(() => undefined), 1000),
+    listCursors: new Leases<ListScan>(config.cursorTtlMs, closeList, 1000, { what: 'parked list cursors', evictOwn: true }),
+    stages: new Leases<Stage>(config.txIdleMs, (s) => void s.tx.rollback().catch(() => undefined), 1000, { what: 'open stages' }),
   };
 
   await ctx.files.removeTemps();
@@ -70,7 +70,8 @@ export async function createApp(options: AppOptions): Promise<HaloclineApp> {
     return503OnClosing: true,
     genReqId: () => randomUUID(),
     requestIdHeader: false,
-    routerOptions: { maxParamLength: 1024 },
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors: frameworkError,
   });
   app.decorate('halocline', ctx);
   app.addHook('onRequest', async (req, reply) => {

@@ -26,6 +26,8 @@ export interface ServerConfig {
   readonly requestTimeout: number;
   /** Processing budget of one tabular list request in milliseconds. */
   readonly listBudgetMs: number;
+  /** Tabular v1: about the most bytes of row values one JSON (`{data, next}`) list answer holds; then `next` continues. */
+  readonly listJsonBytes: number;
   /** Tabular v2: a transaction idle longer than this (ms) is rolled back. */
   readonly txIdleMs: number;
   /** Tabular v2: how long (ms) a select continuation cursor keeps its snapshot pinned. */
@@ -52,6 +54,7 @@ export const defaultConfig: Omit<ServerConfig, 'dataDir'> = {
   uploadLimit: 16 * 1024 * 1024 * 1024,
   requestTimeout: 15 * 60_000,
   listBudgetMs: 30_000,
+  listJsonBytes: 64 * 1024 * 1024,
   txIdleMs: 5 * 60_000,
   cursorTtlMs: 5 * 60_000,
   ipcBodyLimit: 1024 * 1024 * 1024,

@@ -2,7 +2,7 @@
 import { isHaloclineError, type ErrorCode } from '@halocline/engine';
 
 /** HTTP statuses the server answers errors with. */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 416 | 500;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 416 | 500 | 503;
 
 /**
  * An error a client caused or may act on; the error handler sends `{code, description}` with `status`.

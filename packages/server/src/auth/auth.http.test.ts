@@ -9,6 +9,16 @@ let s: TestServer;
 let idp: Server;
 let idpKey: Awaited<ReturnType<typeof generateKeyPair>>;
 const ISSUER = 'https://idp.example.test/';
+const DOWN_JWKS = 'https://down.example.test/';
+
+// a port nothing listens on (bound, then released)
+async function closedPort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const { port } = srv.address() as { port: number };
+  await new Promise((r) => srv.close(r));
+  return port;
+}
 
 beforeAll(async () => {
   idpKey = await generateKeyPair('RS256');
@@ -19,7 +29,13 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => idp.listen(0, '127.0.0.1', r));
   const port = (idp.address() as { port: number }).port;
-  s = await startTestServer({ externalIssuers: [{ issuer: ISSUER, jwksUrl: `http://127.0.0.1:${port}/jwks`, audience: 'halocline-api', scope: 'halocline.read' }] });
+  s = await startTestServer({
+    externalIssuers: [
+      { issuer: ISSUER, jwksUrl: `http://127.0.0.1:${port}/jwks`, audience: 'halocline-api', scope: 'halocline.read' },
+      { issuer: DOWN_JWKS, jwksUrl: `http://127.0.0.1:${await closedPort()}/jwks`, audience: 'halocline-api' },
+      { issuer: `http://127.0.0.1:${await closedPort()}/`, audience: 'halocline-api' },
+    ],
+  });
 });
 afterAll(async () => {
   await s.close();
@@ -27,10 +43,10 @@ afterAll(async () => {
 });
 
 const bearer = (token: string) => ({ key: null, headers: { authorization: `Bearer ${token}` } });
-const extToken = (claims: Record<string, unknown>, opts: { aud?: string; exp?: string } = {}) =>
+const extToken = (claims: Record<string, unknown>, opts: { aud?: string; exp?: string; iss?: string } = {}) =>
   new SignJWT(claims)
     .setProtectedHeader({ alg: 'RS256', kid: 'k1' })
-    .setIssuer(ISSUER)
+    .setIssuer(opts.iss ?? ISSUER)
     .setAudience(opts.aud ?? 'halocline-api')
     .setSubject(String(claims.sub ?? 'someone'))
     .setIssuedAt()
@@ -114,6 +130,16 @@ describe('client credentials and the server’s own tokens', () => {
     expect(basic.status).toBe(200);
   });
 
+  it('HTTP Basic credentials with malformed percent-encoding → 400 invalid_request, not a 500', async () => {
+    const res = await s.req('POST', '/oauth2/token', {
+      key: null,
+      body: 'grant_type=client_credentials',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from('client%zz:secret%').toString('base64')}` },
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: 'invalid_request', error_description: expect.stringMatching(/percent-encod/) });
+  });
+
   it('expired, tampered and foreign tokens → 401', async () => {
     const key = await loadSigningKey(s.server.app.halocline.db);
     const { clientId } = await s.server.app.halocline.access.createClient('c3', false);
@@ -146,5 +172,15 @@ describe('external issuer (JWKS)', () => {
     expect((await s.req('POST', '/catalog/list', bearer(await extToken({ sub: 'user-43', scp: ['other'] })))).status).toBe(401);
     const expired = await extToken({ sub: 'user-43', scope: 'halocline.read' }, { exp: '-10m' });
     expect((await s.json('POST', '/catalog/list', bearer(expired))).body.description).toContain('expired');
+  });
+
+  it('an issuer whose keys cannot be fetched (JWKS or discovery unreachable) → 503 IdentityProviderUnavailable, not a 500 or a 401', async () => {
+    const issuers = s.server.app.halocline.config.externalIssuers.slice(1).map((x) => x.issuer);
+    for (const iss of issuers) {
+      const res = await s.json('POST', '/catalog/list', bearer(await extToken({ sub: 'user-44' }, { iss })));
+      expect(res.status, iss).toBe(503);
+      expect(res.body.code).toBe('IdentityProviderUnavailable');
+      expect(res.body.description).toContain(iss);
+    }
   });
 });

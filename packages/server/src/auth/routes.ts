@@ -36,7 +36,11 @@ function basicAuth(header: string | undefined): { id: string; secret: string } |
   const text = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
   const colon = text.indexOf(':');
   if (colon < 0) return undefined;
-  return { id: decodeURIComponent(text.slice(0, colon)), secret: decodeURIComponent(text.slice(colon + 1)) };
+  try {
+    return { id: decodeURIComponent(text.slice(0, colon)), secret: decodeURIComponent(text.slice(colon + 1)) };
+  } catch {
+    throw oauth(400, 'invalid_request', 'the HTTP Basic client id and secret must be form-urlencoded (RFC 6749 §2.3.1); they hold malformed percent-encoding');
+  }
 }
 
 function oauth(status: 400 | 401, error: string, description: string): ApiError {

@@ -1,7 +1,7 @@
 // Bearer JWTs: issued by the server (client-credentials grant) or by a configured external issuer.
 import { SignJWT, createRemoteJWKSet, decodeJwt, errors as joseErrors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import type { ExternalIssuer, ServerConfig } from '../config.js';
-import { unauthorized } from '../errors.js';
+import { ApiError, unauthorized } from '../errors.js';
 import type { AccessStore } from './access.js';
 import type { Principal } from './principal.js';
 import { ALG, type SigningKey } from './signing.js';
@@ -46,8 +46,10 @@ export class Tokens {
     }
     const ext = this.config.externalIssuers.find((x) => x.issuer === iss);
     if (!ext) throw unauthorized(`tokens from issuer ${JSON.stringify(iss ?? null)} are not accepted`);
-    const keys = await this.keysOf(ext);
-    const payload = await check(() => jwtVerify(token, keys, { issuer: ext.issuer, audience: ext.audience }));
+    const keys = await this.keysOf(ext).catch((e: unknown) => {
+      throw unreachable(ext, e);
+    });
+    const payload = await check(() => jwtVerify(token, keys, { issuer: ext.issuer, audience: ext.audience }), ext);
     if (ext.scope && !scopes(payload).includes(ext.scope)) throw unauthorized(`the token lacks the scope "${ext.scope}"`);
     return payload.sub ? this.access.subject(payload.sub) : undefined;
   }
@@ -71,14 +73,22 @@ async function discoverJwks(ext: ExternalIssuer): Promise<string> {
   return doc.jwks_uri;
 }
 
-async function check(verify: () => Promise<{ payload: JWTPayload }>): Promise<JWTPayload> {
+async function check(verify: () => Promise<{ payload: JWTPayload }>, ext?: ExternalIssuer): Promise<JWTPayload> {
   try {
     return (await verify()).payload;
   } catch (e) {
     if (e instanceof joseErrors.JWTExpired) throw unauthorized('the bearer token has expired');
+    // the issuer's key set could not be fetched: not the token's fault, and worth a retry
+    if (ext && (e instanceof joseErrors.JWKSTimeout || !(e instanceof joseErrors.JOSEError))) throw unreachable(ext, e);
     if (e instanceof joseErrors.JOSEError) throw unauthorized(`the bearer token is invalid (${e.code})`);
     throw e;
   }
+}
+
+// 503: the keys of an external issuer could not be read (discovery or JWKS fetch failed)
+function unreachable(ext: ExternalIssuer, e: unknown): ApiError {
+  const why = e instanceof Error ? e.message : String(e);
+  return new ApiError(503, 'IdentityProviderUnavailable', `the keys of token issuer ${ext.issuer} could not be fetched to verify the token (${why}); try again later`);
 }
 
 function scopes(p: JWTPayload): string[] {

@@ -1,4 +1,6 @@
 // Catalog routes over HTTP: create/get/update/delete, validation, OQS (incl. geometry) and paging.
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manifests, square, startTestServer, type TestServer } from '../test-util/server.js';
 
@@ -100,6 +102,20 @@ describe('update and delete', () => {
     await s.json('POST', '/catalog', { json: manifests.dataset('del-b') });
     expect((await s.req('DELETE', '/catalog/catalog.example.io/dataset/del-b')).status).toBe(204);
     expect((await s.req('GET', '/catalog/catalog.example.io/dataset/del-b')).status).toBe(404);
+  });
+
+  it('deleting a tabular dataset removes the raw files beside its table too, with or without a table', async () => {
+    for (const [name, ingest] of [['del-tab', true], ['del-files-only', false]] as const) {
+      const uuid = (await s.json('POST', '/catalog', { json: manifests.dataset(name, 'tabular') })).body.metadata.uuid as string;
+      const up = await s.json('POST', `/api/table/v2/raw/upload?table_id=${uuid}&name=a.csv`, { body: 'a,b\n1,2\n', headers: { 'content-type': 'application/octet-stream' } });
+      expect(up.status).toBe(200);
+      if (ingest) expect((await s.req('POST', `/api/table/v2/raw/ingest?table_id=${uuid}&id=a.csv`)).status).toBe(200);
+      expect((await s.req('DELETE', `/catalog/${uuid}`)).status).toBe(204);
+      const table = s.server.store.table(uuid);
+      expect(await table.raw.list()).toEqual([]);
+      expect(await table.schema()).toBeUndefined();
+      await expect(readdir(join(s.dataDir, 'files'))).resolves.not.toContain(up.body.raw_id);
+    }
   });
 });
 

@@ -1,7 +1,7 @@
 // The catalog: resources in LMDB, mirrored in memory in creation order, with a name index and an R-tree.
 import { randomUUID } from 'node:crypto';
 import type { ServerDb } from '../db.js';
-import { conflict } from '../errors.js';
+import { conflict, notFound } from '../errors.js';
 import { compileOqs, spatialConstraints, type OqsNode } from '../oqs/index.js';
 import type { CatalogChange, Manifest, Resource } from './resource.js';
 import { INDEXED_PATHS, SpatialIndex } from './spatial-index.js';
@@ -30,6 +30,20 @@ interface Entry {
 }
 
 const SEQ = 'catalog-seq';
+
+/** About the most bytes of resource JSON one list page holds. */
+export const PAGE_BYTES = 64 * 1024 * 1024;
+
+// a resource's JSON length, computed once per (immutable) resource object
+const sizes = new WeakMap<Resource, number>();
+function jsonSize(r: Resource): number {
+  let n = sizes.get(r);
+  if (n === undefined) {
+    n = JSON.stringify(r).length;
+    sizes.set(r, n);
+  }
+  return n;
+}
 
 /** The catalog store of one server process (the only writer of its data directory's catalog). */
 export class CatalogStore implements CatalogReader {
@@ -62,21 +76,27 @@ export class CatalogStore implements CatalogReader {
     for (const e of [...this.order]) yield e.resource;
   }
 
-  list(filter: OqsNode, options: { after?: string | null; limit?: number } = {}): Page {
+  /**
+   * A page of matches: at most `limit` resources and about `maxBytes` of their JSON (default 64 MiB,
+   * at least one resource), so a page of large manifests still fits in one answer.
+   */
+  list(filter: OqsNode, options: { after?: string | null; limit?: number; maxBytes?: number } = {}): Page {
     const limit = options.limit ?? 1000;
+    const maxBytes = options.maxBytes ?? PAGE_BYTES;
     const after = options.after ? Number(options.after) : 0;
     const test = compileOqs(filter);
     const results: Resource[] = [];
-    let next: string | null = null;
+    let bytes = 0;
+    let last = 0;
     for (const e of this.candidates(filter, after)) {
       if (!test(e.resource)) continue;
-      if (results.length === limit) {
-        next = String(this.byUuid.get(results[limit - 1]!.metadata.uuid)!.seq);
-        break;
-      }
+      const size = jsonSize(e.resource);
+      if (results.length === limit || (results.length > 0 && bytes + size > maxBytes)) return { results, next: String(last) };
       results.push(e.resource);
+      bytes += size;
+      last = e.seq;
     }
-    return { results, next };
+    return { results, next: null };
   }
 
   onChange(listener: (c: CatalogChange) => void): () => void {
@@ -117,7 +137,7 @@ export class CatalogStore implements CatalogReader {
   /** Replaces a resource's metadata and spec (uuid, owner and creation kept); 409 on a name taken. */
   async update(uuid: string, manifest: Manifest, by: string): Promise<Resource> {
     const entry = this.byUuid.get(uuid);
-    if (!entry) throw new Error(`update of missing resource ${uuid}`);
+    if (!entry) throw notFound(`no resource ${uuid} (deleted meanwhile)`);
     const old = entry.resource;
     const other = this.getByName(manifest.kind, manifest.metadata.name);
     if (other && other.metadata.uuid !== uuid) throw conflict(`${manifest.kind}/${manifest.metadata.name} already exists`);
@@ -139,12 +159,22 @@ export class CatalogStore implements CatalogReader {
     return resource;
   }
 
-  /** Removes a resource; false when there is none. */
+  /**
+   * Removes a resource; false when there is none. Unindexed first (synchronously), so an update
+   * racing the removal finds nothing (404) instead of writing the resource back after it; re-indexed
+   * if the removal fails.
+   */
   async delete(uuid: string): Promise<boolean> {
     const entry = this.byUuid.get(uuid);
     if (!entry) return false;
-    await this.db.resources.remove(uuid);
     this.unindex(entry);
+    try {
+      await this.db.resources.remove(uuid);
+    } catch (e) {
+      this.index(entry);
+      this.spatial.put(entry.resource);
+      throw e;
+    }
     this.emit({ type: 'delete', uuid, resource: entry.resource });
     return true;
   }

@@ -23,6 +23,8 @@ export interface FileRecord {
   readonly seq: number;
   readonly id: string;
   readonly uploaded: boolean;
+  /** The file in the dataset's directory holding the bytes: one per upload (`id` for records written before uploads had their own). */
+  readonly blob?: string;
   readonly meta: FileMetadata;
 }
 
@@ -45,7 +47,7 @@ export function validateFilePatch(body: unknown, requireName: boolean): FilePatc
   const out: { -readonly [K in keyof FilePatch]: FilePatch[K] } = {};
   if (b.name !== undefined || requireName) out.name = fileName(b.name);
   if (b.mime_type !== undefined) {
-    if (b.mime_type !== null && (typeof b.mime_type !== 'string' || !/^[\w.+-]+\/[\w.+-]+(\s*;.*)?$/.test(b.mime_type))) throw badRequest(`mime_type: expected a MIME type such as text/csv, got ${JSON.stringify(b.mime_type)}`);
+    if (b.mime_type !== null && !isMimeType(b.mime_type)) throw badRequest(`mime_type: expected a MIME type such as text/csv (printable ASCII, at most 255 characters), got ${JSON.stringify(b.mime_type).slice(0, 300)}`);
     out.mime_type = b.mime_type as string | null;
   }
   if (b.metadata !== undefined) {
@@ -62,10 +64,20 @@ export function validateFilePatch(body: unknown, requireName: boolean): FilePatc
   return out;
 }
 
-/** A valid file name: non-empty, no leading `/`, no NUL, at most 1024 characters. */
+/**
+ * A MIME type as it may go into a `Content-Type` header: `type/subtype`, then optional parameters,
+ * printable ASCII only (no line breaks), at most 255 characters.
+ */
+export function isMimeType(v: unknown): v is string {
+  return typeof v === 'string' && v.length <= 255 && /^[\w.+-]+\/[\w.+-]+(?:[ \t]*;[\x20-\x7e]*)?$/.test(v);
+}
+
+/** A valid file name: non-empty, no leading `/`, no NUL, not `.` or `..`, at most 1024 characters. */
 export function fileName(v: unknown): string {
   if (typeof v !== 'string' || v.length === 0) throw badRequest(`name: a file needs a non-empty string name, got ${JSON.stringify(v)}`);
   if (v.startsWith('/')) throw badRequest(`name: must not start with "/", got ${JSON.stringify(v)}`);
   if (v.length > 1024 || v.includes('\0')) throw badRequest('name: at most 1024 characters and no NUL');
+  // URL clients resolve these as dot segments, so no request could reach the file again
+  if (v === '.' || v === '..') throw badRequest(`name: ${JSON.stringify(v)} cannot be used in a URL; choose another name`);
   return v;
 }

@@ -2,6 +2,9 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { gatedBody } from '../test-util/gated-body.js';
 import { manifests, startTestServer, type TestServer } from '../test-util/server.js';
 
 let s: TestServer;
@@ -105,6 +108,66 @@ describe('entries and content', () => {
   });
 });
 
+describe('uploads racing each other and a delete', () => {
+  const MiB = 1 << 20;
+  const upload = (name: string, fill: number, query = '') => {
+    const gated = gatedBody(Buffer.alloc(32 * MiB, fill), 31 * MiB);
+    const res = s.req('PATCH', `${ref}/${name}${query}`, { ...octets(gated.body), headers: { 'content-type': 'application/octet-stream' } });
+    return { ...gated, res };
+  };
+  const blobs = async () => (await readdir(join(s.dataDir, 'raw', uuid))).filter((f) => !f.startsWith('.tmp-'));
+
+  it('of two concurrent uploads without overwrite one wins and the other is a 409; the bytes match the metadata', async () => {
+    await s.json('POST', ref, { key: s.aliceKey, json: { name: 'race.bin' } });
+    const before = (await blobs()).length;
+    const a = upload('race.bin', 0x61);
+    const b = upload('race.bin', 0x62);
+    await Promise.all([a.reading, b.reading]);
+    a.release();
+    b.release();
+    const statuses = [(await a.res).status, (await b.res).status].sort();
+    expect(statuses).toEqual([200, 409]);
+    const meta = (await s.json('GET', `${ref}/race.bin/metadata`)).body;
+    const bytes = Buffer.from(await (await s.req('GET', `${ref}/race.bin`)).arrayBuffer());
+    expect(bytes.length).toBe(meta.size_bytes);
+    expect(createHash('sha256').update(bytes).digest('hex')).toBe(meta.checksum);
+    expect((await blobs()).length).toBe(before + 1);
+  });
+
+  it('an upload whose file is deleted meanwhile answers 404 and leaves no blob behind', async () => {
+    await s.json('POST', ref, { key: s.aliceKey, json: { name: 'gone.bin' } });
+    const before = await blobs();
+    const up = upload('gone.bin', 0x63);
+    await up.reading;
+    expect((await s.req('DELETE', `${ref}/gone.bin`, { key: s.aliceKey })).status).toBe(204);
+    up.release();
+    expect((await up.res).status).toBe(404);
+    expect(await blobs()).toEqual(before);
+  });
+
+  it('an upload whose dataset is deleted meanwhile answers 404 (not a 500 for the vanished directory)', async () => {
+    const other = (await s.json('POST', '/catalog', { json: manifests.dataset('short-lived'), key: s.aliceKey })).body.metadata.uuid as string;
+    await s.json('POST', `/data/${other}`, { key: s.aliceKey, json: { name: 'f.bin' } });
+    const gated = gatedBody(Buffer.alloc(32 * MiB, 1), 31 * MiB);
+    const res = s.req('PATCH', `/data/${other}/f.bin`, { ...octets(gated.body), headers: { 'content-type': 'application/octet-stream' } });
+    await gated.reading;
+    expect((await s.req('DELETE', `/catalog/${other}`, { key: s.aliceKey })).status).toBe(204);
+    gated.release();
+    const up = await res;
+    expect(up.status).toBe(404);
+    expect(((await up.json()) as { code: string }).code).toBe('NotFound');
+  });
+
+  it('an overwrite replaces the blob: the old one is removed', async () => {
+    await s.json('POST', ref, { key: s.aliceKey, json: { name: 'twice.bin' } });
+    expect((await s.req('PATCH', `${ref}/twice.bin`, octets('one'))).status).toBe(200);
+    const before = (await blobs()).length;
+    expect((await s.req('PATCH', `${ref}/twice.bin?overwrite=true`, octets('two'))).status).toBe(200);
+    expect((await blobs()).length).toBe(before);
+    expect(await (await s.req('GET', `${ref}/twice.bin`)).text()).toBe('two');
+  });
+});
+
 describe('metadata, delete, list', () => {
   it('updates name, mime_type, metadata and a validated geo_location', async () => {
     await s.json('POST', ref, { key: s.aliceKey, json: { name: 'm.txt' } });
@@ -119,6 +182,24 @@ describe('metadata, delete, list', () => {
     expect((await s.req('GET', `${ref}/m.txt/metadata`)).status).toBe(404);
     expect((await s.json('PATCH', `${ref}/n.txt/metadata`, { key: s.aliceKey, json: { name: 'digits' } })).status).toBe(409);
     expect((await s.json('PATCH', `${ref}/n.txt/metadata`, { key: s.bobKey, json: { mime_type: 'text/csv' } })).status).toBe(403);
+  });
+
+  it('refuses the names "." and "..", which no URL can address (clients resolve them as dot segments)', async () => {
+    for (const name of ['.', '..']) {
+      const res = await s.json('POST', ref, { key: s.aliceKey, json: { name } });
+      expect(res.status).toBe(400);
+      expect(res.body.description).toMatch(/cannot be used in a URL/);
+    }
+    expect((await s.json('POST', ref, { key: s.aliceKey, json: { name: '...' } })).status).toBe(200);
+  });
+
+  it('refuses a mime_type that could not be sent back as a Content-Type (line breaks, non-ASCII, over 255 characters)', async () => {
+    for (const mime_type of ['text/plain\r\n; a=b', 'text/plain; a\nX-Evil: 1', 'text/plain; charset=\u00fc', `text/plain; ${'x'.repeat(300)}`]) {
+      const res = await s.json('POST', ref, { key: s.aliceKey, json: { name: 'mime.txt', mime_type } });
+      expect(res.status, mime_type).toBe(400);
+      expect(res.body.description).toMatch(/^mime_type: expected a MIME type/);
+    }
+    expect((await s.json('POST', ref, { key: s.aliceKey, json: { name: 'mime.txt', mime_type: 'text/csv; charset=utf-8' } })).status).toBe(200);
   });
 
   it('deletes a file', async () => {

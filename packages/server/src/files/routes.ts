@@ -6,7 +6,7 @@ import { boolParam, intParam, jsonBody } from '../http/body.js';
 import type { AppContext } from '../http/context.js';
 import { checkWrite, dataPrefixes, datasetWithClass } from '../http/datasets.js';
 import { parseOqs } from '../oqs/index.js';
-import { fileName, validateFilePatch } from './entry.js';
+import { fileName, isMimeType, validateFilePatch } from './entry.js';
 import { parseRange } from './range.js';
 
 type FileReq = FastifyRequest<{ Params: { ds: string; name: string }; Querystring: { overwrite?: string } }>;
@@ -74,7 +74,8 @@ async function download(ctx: AppContext, req: FileReq, reply: FastifyReply): Pro
   const rec = ctx.files.get(ds.metadata.uuid, name);
   const etag = `"${rec.meta.checksum ?? 'empty'}"`;
   reply.header('etag', etag).header('accept-ranges', 'bytes');
-  reply.header('content-type', rec.meta.mime_type ?? 'application/octet-stream');
+  // an entry stored before mime types were checked may hold one that cannot be a header
+  reply.header('content-type', isMimeType(rec.meta.mime_type) ? rec.meta.mime_type : 'application/octet-stream');
   reply.header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(name)}`);
   if (req.headers['if-none-match'] === etag) return reply.status(304).send();
   const size = rec.meta.size_bytes;

@@ -1,5 +1,5 @@
 // Raw file datasets: entries in LMDB ([dataset, 'f', seq] and a name index), bytes in <data>/raw/<dataset>/.
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createReadStream, type ReadStream } from 'node:fs';
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -7,7 +7,7 @@ import type { Readable } from 'node:stream';
 import type { ServerDb } from '../db.js';
 import { conflict, notFound } from '../errors.js';
 import { compileOqs, type OqsNode } from '../oqs/index.js';
-import { writeBlob } from './blob.js';
+import { type WrittenBlob, writeBlob } from './blob.js';
 import type { FileMetadata, FilePatch, FileRecord } from './entry.js';
 
 type Key = (string | number)[];
@@ -55,17 +55,41 @@ export class RawFileStore {
     return rec;
   }
 
-  /** Streams `body` in as the file's content; 409 when content exists and `overwrite` is false. */
+  /**
+   * Streams `body` in as the file's content; 409 when content exists and `overwrite` is false. Each
+   * upload writes its own blob and the entry is switched to it in one LMDB transaction that checks
+   * again, so of two concurrent uploads without `overwrite` one is a 409, and an upload racing a
+   * delete leaves no blob behind. The replaced blob is removed after the switch.
+   */
   async upload(dataset: string, name: string, body: Readable, options: { overwrite: boolean; limit: number }): Promise<FileMetadata> {
     const before = this.get(dataset, name);
-    if (before.uploaded && !options.overwrite) throw conflict(`file "${name}" already has content; upload with overwrite=true to replace it`);
-    const written = await writeBlob(this.blobPath(dataset, before.id), body, options.limit);
+    const taken = (rec: FileRecord): boolean => rec.uploaded && !options.overwrite;
+    if (taken(before)) throw alreadyUploaded(name);
+    const blob = `${before.id}.${randomBytes(8).toString('hex')}`;
+    let written: WrittenBlob;
+    try {
+      written = await writeBlob(this.blobPath(dataset, blob), body, options.limit);
+    } catch (e) {
+      // the dataset's directory went away mid-upload: its dataset (or the file) was deleted, a 404
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') this.get(dataset, name);
+      throw e;
+    }
     let meta: FileMetadata | undefined;
-    await this.db.root.transaction(() => {
-      const rec = this.get(dataset, name);
-      meta = { ...rec.meta, size_bytes: written.size, checksum: written.sha256, modified_time: new Date().toISOString() };
-      this.db.files.put(fileKey(dataset, rec.seq), { ...rec, uploaded: true, meta });
-    });
+    let replaced: string | undefined;
+    try {
+      await this.db.root.transaction(() => {
+        const rec = this.get(dataset, name);
+        if (rec.id !== before.id) throw conflict(`file "${name}" was deleted and created again during the upload; upload again`);
+        if (taken(rec)) throw alreadyUploaded(name);
+        replaced = rec.uploaded ? blobOf(rec) : undefined;
+        meta = { ...rec.meta, size_bytes: written.size, checksum: written.sha256, modified_time: new Date().toISOString() };
+        this.db.files.put(fileKey(dataset, rec.seq), { ...rec, uploaded: true, blob, meta });
+      });
+    } catch (e) {
+      await rm(this.blobPath(dataset, blob), { force: true });
+      throw e;
+    }
+    if (replaced !== undefined) await rm(this.blobPath(dataset, replaced), { force: true });
     return meta!;
   }
 
@@ -73,7 +97,7 @@ export class RawFileStore {
   async open(dataset: string, name: string, range?: { start: number; end: number }): Promise<{ record: FileRecord; stream: ReadStream }> {
     const record = this.get(dataset, name);
     if (!record.uploaded) throw notFound(`file "${name}" has no content yet (upload it with PATCH first)`);
-    const path = this.blobPath(dataset, record.id);
+    const path = this.blobPath(dataset, blobOf(record));
     await stat(path);
     return { record, stream: createReadStream(path, range) };
   }
@@ -104,26 +128,32 @@ export class RawFileStore {
 
   /** Removes a file's entry, then its bytes. */
   async delete(dataset: string, name: string): Promise<void> {
-    let id = '';
+    let blob = '';
     await this.db.root.transaction(() => {
       const rec = this.get(dataset, name);
-      id = rec.id;
+      blob = blobOf(rec);
       this.db.files.remove(fileKey(dataset, rec.seq));
       this.db.files.remove(nameKey(dataset, name));
     });
-    await rm(this.blobPath(dataset, id), { force: true });
+    await rm(this.blobPath(dataset, blob), { force: true });
   }
 
-  /** A page of files matching a parsed filter (OQS or `{metadata: {key: value}}`), after cursor `after`. */
-  list(dataset: string, filter: OqsNode, after: number, limit: number): { results: FileMetadata[]; next: string | null } {
+  /**
+   * A page of files matching a parsed filter (OQS or `{metadata: {key: value}}`), after cursor
+   * `after`: at most `limit` entries and about `maxBytes` of their JSON (at least one entry).
+   */
+  list(dataset: string, filter: OqsNode, after: number, limit: number, maxBytes = 64 * 1024 * 1024): { results: FileMetadata[]; next: string | null } {
     const test = compileOqs(filter);
     const results: FileMetadata[] = [];
     let last = 0;
+    let bytes = 0;
     for (const { value } of this.db.files.getRange({ start: fileKey(dataset, after + 1), end: [dataset, 'g'] })) {
       const rec = value as FileRecord;
       if (!test(rec.meta)) continue;
-      if (results.length === limit) return { results, next: String(last) };
+      const size = JSON.stringify(rec.meta).length;
+      if (results.length === limit || (results.length > 0 && bytes + size > maxBytes)) return { results, next: String(last) };
       results.push(rec.meta);
+      bytes += size;
       last = rec.seq;
     }
     return { results, next: null };
@@ -159,6 +189,14 @@ export class RawFileStore {
   private blobPath(dataset: string, id: string): string {
     return join(this.dir, dataset, id);
   }
+}
+
+function blobOf(rec: FileRecord): string {
+  return rec.blob ?? rec.id;
+}
+
+function alreadyUploaded(name: string): Error {
+  return conflict(`file "${name}" already has content; upload with overwrite=true to replace it`);
 }
 
 function fileKey(dataset: string, seq: number): Key {

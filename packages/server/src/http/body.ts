@@ -2,6 +2,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
+import { MAX_JSON_DEPTH, deeperThan } from './json-depth.js';
 
 /** Installs the content-type parsers. */
 export function installBodyParsers(app: FastifyInstance): void {
@@ -9,7 +10,10 @@ export function installBodyParsers(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     if (typeof body === 'string' && body.trim() === '') return done(null, undefined);
-    return json(req, body as string, done);
+    // every walk over the parsed value (validation, messages, LMDB's encoder) recurses
+    const deep = deeperThan(body as string, MAX_JSON_DEPTH);
+    if (deep >= 0) return done(new ApiError(400, 'BadRequest', `the JSON body nests deeper than ${MAX_JSON_DEPTH} arrays and objects (at character ${deep})`), undefined);
+    return json(req, body as string, (err, value) => (err ? done(invalidJson(body as string), undefined) : done(null, value)));
   });
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_req, body, done) => {
     done(null, new URLSearchParams(String(body)));
@@ -18,10 +22,21 @@ export function installBodyParsers(app: FastifyInstance): void {
   app.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
 }
 
+// why Fastify's parser refused a body: a syntax error (JSON.parse says where), else a prototype-poisoning key
+function invalidJson(text: string): ApiError {
+  try {
+    JSON.parse(text);
+  } catch (e) {
+    return new ApiError(400, 'BadRequest', `the body is not valid JSON: ${(e as Error).message}`);
+  }
+  return new ApiError(400, 'BadRequest', 'the JSON body has a "__proto__" or "constructor": {"prototype": …} key, which is refused');
+}
+
 /** The parsed JSON body of a request; 415 when the client sent something that is not JSON. */
 export function jsonBody(req: FastifyRequest): unknown {
   const type = req.headers['content-type'];
-  if (req.body instanceof Readable || (req.body !== undefined && !(type ?? '').includes('json'))) {
+  // media types are case-insensitive (RFC 9110 §8.3.1): Fastify parsed APPLICATION/JSON as JSON
+  if (req.body instanceof Readable || (req.body !== undefined && !/json/i.test(type ?? ''))) {
     if (req.body instanceof Readable) req.body.resume();
     throw new ApiError(415, 'UnsupportedMediaType', `expected Content-Type application/json, got ${req.headers['content-type'] ?? 'none'}`);
   }

@@ -14,11 +14,17 @@ export function datasetStorage(ctx: AppContext): DatasetStorage {
     remove: async (ds) => {
       if (storageClassOf(ctx, ds) === 'raw') return ctx.files.removeDataset(ds.metadata.uuid);
       const t = ctx.store.table(ds.metadata.uuid);
-      try {
-        if (await t.schema()) await t.drop();
-      } catch (e) {
-        if (!isHaloclineError(e, 'NotFound')) throw e;
-      }
+      // the raw files beside the table (they outlive a drop, and exist without a table too)
+      for (const f of await t.raw.list()) await ignoreNotFound(t.raw.delete(f.id));
+      if (await t.schema()) await ignoreNotFound(t.drop());
     },
   };
+}
+
+async function ignoreNotFound(work: Promise<void>): Promise<void> {
+  try {
+    await work;
+  } catch (e) {
+    if (!isHaloclineError(e, 'NotFound')) throw e;
+  }
 }

@@ -1,5 +1,5 @@
 // The one place errors become HTTP answers: JSON {code, description} with a 4xx, or a logged 500.
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, fromEngineError } from '../errors.js';
 
 /** Installs the error and not-found handlers. */
@@ -17,6 +17,32 @@ export function installErrorHandler(app: FastifyInstance): void {
     reply.status(404).send({ code: 'NotFound', description: `no route ${req.method} ${req.url.split('?')[0]}` });
   });
 }
+
+/**
+ * Fastify's `frameworkErrors` option: errors its router raises before any hook runs (a path with
+ * malformed percent-encoding, a path segment over `maxParamLength`), answered in the same
+ * `{code, description}` shape as every other error.
+ */
+export function frameworkError(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
+  reply.header('x-request-id', req.id);
+  if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    void reply.status(414).send({ code: 'UriTooLong', description: `a path segment of ${req.method} ${shortPath(req.url)} is longer than ${MAX_PARAM_LENGTH} characters` });
+    return;
+  }
+  if (err.code === 'FST_ERR_BAD_URL') {
+    void reply.status(400).send({ code: 'BadRequest', description: `the path of ${req.method} ${shortPath(req.url)} holds malformed percent-encoding` });
+    return;
+  }
+  void reply.status(400).send({ code: 'BadRequest', description: err.message });
+}
+
+/** Longest path segment (a route parameter) the router accepts. */
+export const MAX_PARAM_LENGTH = 1024;
+
+const shortPath = (url: string): string => {
+  const path = url.split('?')[0]!;
+  return path.length > 120 ? `${path.slice(0, 120)}…` : path;
+};
 
 /** Fastify's own client errors (bad JSON, body too large, unsupported media type, schema validation). */
 function fromFastify(err: FastifyError): ApiError | undefined {

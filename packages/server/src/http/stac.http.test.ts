@@ -34,6 +34,12 @@ describe('STAC over the catalog of a running server', () => {
     expect(gone.status).toBe(404);
     expect(gone.body.code).toBe('NotFound');
   });
+
+  it('a search body that is not JSON is a 415 naming the content type (the app hands such bodies on as streams)', async () => {
+    const res = await s.json('POST', '/api/stac/search', { key: null, body: '{"limit": 1}', headers: { 'content-type': 'text/plain' } });
+    expect(res.status).toBe(415);
+    expect(res.body).toEqual({ code: 'UnsupportedMediaType', description: expect.stringContaining('text/plain') });
+  });
 });
 
 describe('STAC with stacRequiresAuth', () => {

@@ -1,4 +1,5 @@
 // Absolute URLs of the STAC API for one request: the public base (configured, or from the request).
+import { StacError } from './errors.js';
 
 /** The roots every link is built from. */
 export interface Urls {
@@ -18,8 +19,15 @@ export const STAC_PREFIX = '/api/stac';
  * urlsFor('https://h.example.org/', req) // { base: 'https://h.example.org', stac: 'https://h.example.org/api/stac' }
  */
 export function urlsFor(baseUrl: string | undefined, req: { protocol: string; host: string }): Urls {
-  const base = (baseUrl ?? `${req.protocol}://${req.host}`).replace(/\/+$/, '');
+  const base = (baseUrl ?? requestBase(req)).replace(/\/+$/, '');
   return { base, stac: `${base}${STAC_PREFIX}` };
+}
+
+// the request's own origin; a Host header that is no host (`a b`, `[x`, a port over 65535) is the client's error
+function requestBase(req: { protocol: string; host: string }): string {
+  const base = `${req.protocol}://${req.host}`;
+  if (!URL.canParse(base)) throw new StacError('InvalidRequest', `the Host header ${JSON.stringify(req.host).slice(0, 200)} is not a host name (and port); links cannot be built from it`);
+  return base;
 }
 
 /** `href` with `params` replacing its query (undefined values dropped), keys in a stable order. */

@@ -29,6 +29,8 @@ export interface ListRequest {
   readonly budgetMs: number;
   /** Keeps a scan with rows left for the next request; returns the continuation cursor. */
   readonly park: (scan: ListScan) => string;
+  /** About the most bytes of row values this request sends (estimated by `rowBytes`); at least one row is sent. */
+  readonly maxBytes?: number;
 }
 
 /** Starts a listing of `table`; errors in the filter (unknown column, type mismatch) surface at the first read. */
@@ -50,12 +52,14 @@ export function closeList(scan: ListScan): void {
  * or is abandoned (the client went away) releases its snapshot.
  */
 export async function* listRows(scan: ListScan, req: ListRequest): AsyncGenerator<ListItem> {
-  const state = { sent: 0, parked: false, started: performance.now() };
+  const state = { sent: 0, bytes: 0, parked: false, started: performance.now() };
+  const maxBytes = req.maxBytes ?? Number.POSITIVE_INFINITY;
   try {
     while (await current(scan)) {
       const rows: JsonRow[] = [];
       for (; scan.at < scan.batch!.numRows; scan.at++) {
-        if (state.sent >= req.limit || (state.sent > 0 && performance.now() - state.started > req.budgetMs)) {
+        const full = state.sent >= req.limit || (state.sent > 0 && (state.bytes >= maxBytes || performance.now() - state.started > req.budgetMs));
+        if (full) {
           if (rows.length > 0) yield { rows };
           state.parked = true;
           yield { next: req.park(scan) };
@@ -64,6 +68,7 @@ export async function* listRows(scan: ListScan, req: ListRequest): AsyncGenerato
         const row = scan.convert!(scan.at);
         if (scan.test !== undefined && !scan.test(row)) continue;
         state.sent++;
+        if (maxBytes !== Number.POSITIVE_INFINITY) state.bytes += rowBytes(row);
         rows.push(row);
       }
       if (rows.length > 0) yield { rows };
@@ -72,6 +77,16 @@ export async function* listRows(scan: ListScan, req: ListRequest): AsyncGenerato
   } finally {
     if (!state.parked) closeList(scan);
   }
+}
+
+/** A cheap estimate of a row's JSON size: string lengths, 8 bytes for any other value. */
+export function rowBytes(row: JsonRow): number {
+  let n = 0;
+  for (const k in row) {
+    const v = row[k];
+    n += k.length + (typeof v === 'string' ? v.length : 8);
+  }
+  return n;
 }
 
 // makes scan.batch a batch with rows left at scan.at; false at the end of the stream

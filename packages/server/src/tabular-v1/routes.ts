@@ -71,12 +71,14 @@ export async function listTable(ctx: AppContext, req: FastifyRequest<{ Querystri
   // clients send the OQS filter itself, or {"query": <OQS>}
   const wrapped = typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length === 1 && 'query' in body;
   const filter = parseOqs(wrapped ? (body as { query: unknown }).query : body);
-  const scan = resumeList(ctx, req, t, filter);
   const ndjsonWanted = wantsNdjson(req.headers.accept);
   // a JSON answer is built in memory, so it holds at most JSON_PAGE rows unless a limit says otherwise
   const limit = intParam(req.query.limit, 'limit', ndjsonWanted ? Number.MAX_SAFE_INTEGER : JSON_PAGE, Number.MAX_SAFE_INTEGER);
+  // last: a continuation takes its parked scan (and its snapshot) out of the leases
+  const scan = resumeList(ctx, req, t, filter);
   const park = (s: ListScan): string => ctx.listCursors.add(s, ds.metadata.uuid, principalOf(req).id);
-  const items = listRows(scan, { limit, budgetMs: ctx.config.listBudgetMs, park });
+  // a JSON answer is one string in memory: its rows are bounded by size too (V8 strings end near 512 MiB)
+  const items = listRows(scan, { limit, budgetMs: ctx.config.listBudgetMs, park, ...(ndjsonWanted ? {} : { maxBytes: ctx.config.listJsonBytes }) });
   // the first item is read before answering, so a bad filter is a 400 and not a broken stream
   const first = await items.next();
   if (ndjsonWanted) {

@@ -46,6 +46,19 @@ describe('delete and update by filter', () => {
     expect(after.filter((r) => r.temp === -1).map((r) => Number(r.id))).toEqual([8, 9]);
   });
 
+  it('updates every row of a table larger than a batch, each once (matches re-inserted batch by batch)', async () => {
+    const ref = await table();
+    const data = Array.from({ length: 30_000 }, (_, i) => ({ id: 100 + i, station: 'S2', temp: 0 }));
+    expect((await s.json('POST', ref, { json: { data }, key: s.aliceKey })).status).toBe(200);
+    const up = await s.json('PATCH', ref, { json: { update_filters: {}, data: { temp: 7 } }, key: s.aliceKey });
+    expect(up.status, JSON.stringify(up.body)).toBe(200);
+    expect(up.body.num_rows).toBe(30_010);
+    const after = await rows(ref);
+    expect(after).toHaveLength(30_010);
+    expect(new Set(after.map((r) => Number(r.id))).size).toBe(30_010);
+    expect(after.every((r) => r.temp === 7)).toBe(true);
+  });
+
   it('a bad update leaves the table as it was; another account may not write', async () => {
     const ref = await table();
     const bad = await s.json('PATCH', ref, { json: { update_filters: { '#EQUALS': ['$id', 1] }, data: { temp: 'hot' } }, key: s.aliceKey });
@@ -81,6 +94,9 @@ describe('stages', () => {
     expect(await rows(ref)).toHaveLength(10);
     expect((await s.json('POST', ref, { json: { data: [{ id: 1, station: 'S9', temp: 1 }], stage_id: id }, key: s.aliceKey })).status).toBe(404);
     expect((await s.json('POST', `${ref}/stage`, { json: { action: 'explode' }, key: s.aliceKey })).status).toBe(400);
+    const noId = await s.json('POST', `${ref}/stage`, { json: { action: 'commit' }, key: s.aliceKey });
+    expect(noId.status).toBe(400);
+    expect(noId.body.description).toMatch(/^stage_id: commit needs the stage_id/);
   });
 
   it('a stage belongs to the account that opened it', async () => {

@@ -1,6 +1,6 @@
 // Tabular v1 writes through engine transactions: POST /data/{ref}/delete, PATCH /data/{ref}, /stage.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Table, Transaction } from '@halocline/engine';
+import { batchToRows, type Table, type Transaction } from '@halocline/engine';
 import { principalOf } from '../auth/authenticate.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
 import { boolParam, jsonBody } from '../http/body.js';
@@ -8,6 +8,7 @@ import type { AppContext } from '../http/context.js';
 import { checkWrite, dataPrefixes, datasetWithClass } from '../http/datasets.js';
 import { parseOqs } from '../oqs/index.js';
 import { toEngineFilter } from './to-query.js';
+import { jsonValueReader } from './validate-rows.js';
 
 /** An open stage: an engine transaction held between requests (`ctx.stages`). */
 export interface Stage {
@@ -33,15 +34,21 @@ export function transactionRoutes(app: FastifyInstance, ctx: AppContext): void {
       const { t } = writable(req, 'updating rows');
       const body = jsonBody(req) as { update_filters?: unknown; data?: unknown } | undefined;
       const f = engineFilter(body?.update_filters);
-      const patch = body?.data;
-      if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) throw badRequest('data: expected an object of column to new value');
+      const given = body?.data;
+      if (typeof given !== 'object' || given === null || Array.isArray(given)) throw badRequest('data: expected an object of column to new value');
+      const schema = await t.schema();
+      const patch = schema ? jsonValueReader(schema)(given as Record<string, unknown>, 'data') : given;
       return {
         num_rows: await inTransaction(t, async (tx) => {
-          // matches are computed first (replace), each row re-inserted with the new values
-          const rows: Record<string, unknown>[] = [];
-          for await (const old of tx.replace(f.query, { vars: f.vars })) rows.push({ ...old, ...(patch as Record<string, unknown>) });
-          await tx.insert(rows);
-          return rows.length;
+          // matches are computed first (replace); each batch of them is re-inserted with the new
+          // values as it comes, so only one batch of rows is held as JS objects at a time
+          let n = 0;
+          for await (const batch of tx.replaceBatches(f.query, { vars: f.vars })) {
+            if (batch.numRows === 0) continue;
+            await tx.insert(batchToRows(batch).map((old) => ({ ...old, ...patch })));
+            n += batch.numRows;
+          }
+          return n;
         }),
       };
     });
@@ -49,12 +56,18 @@ export function transactionRoutes(app: FastifyInstance, ctx: AppContext): void {
       const { ds, t } = writable(req, 'staging');
       const body = jsonBody(req) as { action?: unknown; stage_id?: unknown } | undefined;
       if (body?.action === 'create') {
-        const id = ctx.stages.add({ tx: await t.begin(), created: new Date().toISOString() }, ds.metadata.uuid, principalOf(req).id);
-        return { stage_id: id, status: 'active' };
+        const tx = await t.begin();
+        try {
+          return { stage_id: ctx.stages.add({ tx, created: new Date().toISOString() }, ds.metadata.uuid, principalOf(req).id), status: 'active' };
+        } catch (e) {
+          await tx.rollback(); // refused (too many open): release its snapshot
+          throw e;
+        }
       }
       if (body?.action === 'commit') {
-        const s = stageOf(ctx, req, String(body.stage_id), ds.metadata.uuid);
-        ctx.stages.delete(String(body.stage_id));
+        if (typeof body.stage_id !== 'string' || body.stage_id === '') throw badRequest('stage_id: commit needs the stage_id returned by {"action": "create"}');
+        const s = stageOf(ctx, req, body.stage_id, ds.metadata.uuid);
+        ctx.stages.delete(body.stage_id);
         await s.tx.commit();
         return { stage_id: body.stage_id, status: 'committed' };
       }

@@ -18,8 +18,8 @@ export { ARROW_STREAM } from './ipc.js';
  * `cursorTtlMs`; both are released when the app closes.
  */
 export async function tabularV2Routes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const txs = new Leases<TxHandle>(ctx.config.txIdleMs, (h) => void h.tx.rollback().catch(() => undefined));
-  const cursors = new Leases<Pinned>(ctx.config.cursorTtlMs, unpin, 1000);
+  const txs = new Leases<TxHandle>(ctx.config.txIdleMs, (h) => void h.tx.rollback().catch(() => undefined), 10_000, { what: 'open transactions' });
+  const cursors = new Leases<Pinned>(ctx.config.cursorTtlMs, unpin, 1000, { what: 'parked select cursors', evictOwn: true });
   app.addHook('onClose', async () => {
     txs.close();
     cursors.close();

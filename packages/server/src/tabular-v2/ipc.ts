@@ -4,6 +4,7 @@ import { IpcEncoder, type IpcEnd, isHaloclineError, readIpcStream } from '@haloc
 import { RecordBatch, type Schema } from 'apache-arrow';
 import { ApiError, badRequest } from '../errors.js';
 import { installCodecs } from './codecs.js';
+import { batchProblem } from './ipc-check.js';
 
 installCodecs();
 
@@ -28,8 +29,10 @@ export async function* ipcBatches(body: unknown, limit: number, code: 'InvalidSc
   const it = readIpcStream(bodyStream(body), { maxBytes: limit, tooLarge, release: 'drain' });
   try {
     for (let r = await next(it, code); ; r = await next(it, code)) {
-      if (r.done) return r.value.schema;
+      if (r.done) return endOf(r.value, code);
       any = true;
+      const problem = batchProblem(r.value);
+      if (problem) throw badRequest(`the body is not a sound Arrow IPC stream: ${problem}`, code);
       yield r.value;
     }
   } catch (e) {
@@ -58,6 +61,12 @@ async function next(it: AsyncGenerator<RecordBatch, IpcEnd>, code: string): Prom
     if (e instanceof ApiError) throw e;
     throw badRequest(`the body is not a readable Arrow IPC stream: ${(e as Error).message}`, code);
   }
+}
+
+// the schema of a finished body; bytes after the end-of-stream marker mean it is not one IPC stream
+function endOf(end: IpcEnd, code: string): Schema {
+  if (end.trailer.length > 0) throw badRequest(`the body goes on after the Arrow IPC end-of-stream marker; send exactly one IPC stream`, code);
+  return end.schema;
 }
 
 // the request body as a Node stream (or the bytes an injected request carries)

@@ -1,5 +1,6 @@
 // Server-side state with an owner and an idle expiry: open transactions and pinned select cursors.
 import { randomBytes } from 'node:crypto';
+import { ApiError } from '../errors.js';
 
 /** One held item. */
 interface Lease<T> {
@@ -12,24 +13,49 @@ interface Lease<T> {
 /** Why `get` found nothing usable. */
 export type LeaseMiss = 'unknown' | 'expired' | 'table' | 'owner';
 
+/** Most items one account may hold at once (so no account can push another's out of a full map). */
+export const PER_OWNER = 100;
+
+/** Per-account limits of a `Leases`. */
+export interface LeaseLimits {
+  /** Default `PER_OWNER`. */
+  readonly perOwner?: number;
+  /** What the items are, for the refusal message ("open transactions"). */
+  readonly what?: string;
+  /** At the limit, expire the account's own oldest item instead of refusing (for cursors a client may abandon). */
+  readonly evictOwn?: boolean;
+}
+
 /**
  * Items keyed by a random id, each belonging to a table and an account, dropped (and `onExpire`d)
  * after `idleMs` without use. Recently expired ids are remembered so callers can say "expired".
+ * At most `max` items are held (the oldest expires to make room) and at most `perOwner` per
+ * account: one more is refused with a 409 naming `what`, or (`evictOwn`) replaces that account's oldest.
  */
 export class Leases<T> {
   private readonly items = new Map<string, Lease<T>>();
   private readonly expired = new Set<string>();
+  private readonly owned = new Map<string, number>();
 
   constructor(
     private readonly idleMs: number,
     private readonly onExpire: (value: T) => void,
     private readonly max = 10_000,
+    private readonly limits: LeaseLimits = {},
   ) {}
 
   add(value: T, table: string, owner: string): string {
+    const held = this.owned.get(owner) ?? 0;
+    if (held >= (this.limits.perOwner ?? PER_OWNER)) {
+      if (!this.limits.evictOwn) {
+        throw new ApiError(409, 'TooManyOpen', `this account already holds ${held} ${this.limits.what ?? 'open items'} on this server; finish some first (unused ones are released after ${this.idleMs} ms)`);
+      }
+      this.expire(this.oldestOf(owner)!);
+    }
     if (this.items.size >= this.max) this.expire(this.items.keys().next().value!);
     const id = randomBytes(16).toString('hex');
     this.items.set(id, { value, table, owner, timer: this.timer(id) });
+    this.owned.set(owner, (this.owned.get(owner) ?? 0) + 1);
     return id;
   }
 
@@ -47,8 +73,12 @@ export class Leases<T> {
   /** Forgets an item without expiring it. */
   delete(id: string): void {
     const lease = this.items.get(id);
-    if (lease) clearTimeout(lease.timer);
+    if (!lease) return;
+    clearTimeout(lease.timer);
     this.items.delete(id);
+    const held = (this.owned.get(lease.owner) ?? 1) - 1;
+    if (held > 0) this.owned.set(lease.owner, held);
+    else this.owned.delete(lease.owner);
   }
 
   /** Expires everything (server shutdown). */
@@ -60,6 +90,11 @@ export class Leases<T> {
     const t = setTimeout(() => this.expire(id), this.idleMs);
     t.unref();
     return t;
+  }
+
+  private oldestOf(owner: string): string | undefined {
+    for (const [id, lease] of this.items) if (lease.owner === owner) return id;
+    return undefined;
   }
 
   private expire(id: string): void {

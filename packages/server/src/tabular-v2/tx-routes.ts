@@ -1,7 +1,7 @@
 // Tabular v2 writes: insert (Arrow IPC, compressed batches too) and transactions owned by table and account.
 import { Readable } from 'node:stream';
 import type { Transaction } from '@halocline/engine';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, badRequest } from '../errors.js';
 import type { AppContext } from '../http/context.js';
 import { selectBody } from './body.js';
@@ -13,9 +13,21 @@ import { schemaOrNoTable, target, type V2Query } from './target.js';
 
 const tags = ['tabular v2'];
 
-/** An open HTTP transaction. */
+/** An open HTTP transaction and how many requests are using it right now. */
 export interface TxHandle {
   readonly tx: Transaction;
+  busy: number;
+}
+
+/**
+ * Marks the transaction in use until the answer to `reply` is finished or its connection closed, so a
+ * commit or rollback cannot end it under a running insert or replace (they answer 409 instead).
+ * Selects do not hold it: a client that stops reading one and commits must not be refused.
+ */
+export function hold(handle: TxHandle, reply: FastifyReply): TxHandle {
+  handle.busy++;
+  reply.raw.once('close', () => handle.busy--);
+  return handle;
 }
 
 /** begin, insert, replace, commit and rollback (both path spellings). */
@@ -24,19 +36,24 @@ export function txRoutes(app: FastifyInstance, ctx: AppContext, txs: Leases<TxHa
     const t = target(ctx, req, true);
     await schemaOrNoTable(t.table);
     const tx = await t.table.begin();
-    return { tx_id: txs.add({ tx }, t.tableId, t.owner) };
+    try {
+      return { tx_id: txs.add({ tx, busy: 0 }, t.tableId, t.owner) };
+    } catch (e) {
+      await tx.rollback(); // refused (too many open): release its snapshot
+      throw e;
+    }
   });
 
-  app.post('/api/table/v2/sdk/insert', { schema: { tags, summary: 'Insert an Arrow IPC stream (in a transaction with tx_id)' } }, async (req) => {
+  app.post('/api/table/v2/sdk/insert', { schema: { tags, summary: 'Insert an Arrow IPC stream (in a transaction with tx_id)' } }, async (req, reply) => {
     const t = target(ctx, req, true);
-    const handle = optionalTx(req, txs, t.tableId, t.owner);
+    const handle = optionalTx(req, reply, txs, t.tableId, t.owner);
     const schema = await schemaOrNoTable(t.table);
     return { num_rows: await insertStream(t.table, handle?.tx, schema, ipcBatches(req.body, ctx.config.ipcBodyLimit, 'InvalidData')) };
   });
 
   app.post('/api/table/v2/sdk/replace', { schema: { tags, summary: 'Remove matching rows in a transaction; answers them (Arrow IPC)' } }, async (req, reply) => {
     const t = target(ctx, req, true);
-    const handle = optionalTx(req, txs, t.tableId, t.owner);
+    const handle = optionalTx(req, reply, txs, t.tableId, t.owner);
     if (!handle) throw badRequest('replace needs a transaction: begin one and pass its tx_id');
     const schema = await schemaOrNoTable(t.table);
     const body = selectBody(req);
@@ -47,7 +64,7 @@ export function txRoutes(app: FastifyInstance, ctx: AppContext, txs: Leases<TxHa
 
   for (const path of ['/api/table/v2/commit', '/api/table/v2/sdk/commit']) {
     app.post(path, { schema: { tags, summary: 'Commit the transaction tx_id' } }, async (req) => {
-      const { id, handle } = requiredTx(ctx, req, txs);
+      const { id, handle } = finishable(ctx, req, txs, 'commit');
       txs.delete(id);
       await handle.tx.commit();
       return { tx_id: id, state: handle.tx.state };
@@ -55,7 +72,7 @@ export function txRoutes(app: FastifyInstance, ctx: AppContext, txs: Leases<TxHa
   }
   for (const path of ['/api/table/v2/rollback', '/api/table/v2/sdk/rollback']) {
     app.post(path, { schema: { tags, summary: 'Roll back the transaction tx_id' } }, async (req) => {
-      const { id, handle } = requiredTx(ctx, req, txs);
+      const { id, handle } = finishable(ctx, req, txs, 'roll back');
       txs.delete(id);
       await handle.tx.rollback();
       return { tx_id: id, state: handle.tx.state };
@@ -73,14 +90,19 @@ export function txOf(txs: Leases<TxHandle>, id: string, table: string, owner: st
   return h;
 }
 
-function optionalTx(req: FastifyRequest, txs: Leases<TxHandle>, table: string, owner: string): TxHandle | undefined {
+function optionalTx(req: FastifyRequest, reply: FastifyReply, txs: Leases<TxHandle>, table: string, owner: string): TxHandle | undefined {
   const id = (req.query as V2Query).tx_id;
-  return id === undefined || id === '' ? undefined : txOf(txs, id, table, owner);
+  return id === undefined || id === '' ? undefined : hold(txOf(txs, id, table, owner), reply);
 }
 
-function requiredTx(ctx: AppContext, req: FastifyRequest, txs: Leases<TxHandle>): { id: string; handle: TxHandle } {
+// the transaction a commit or rollback ends: 409 while another request still uses it
+function finishable(ctx: AppContext, req: FastifyRequest, txs: Leases<TxHandle>, verb: string): { id: string; handle: TxHandle } {
   const t = target(ctx, req, true);
   const id = (req.query as V2Query).tx_id;
   if (!id) throw badRequest('the query parameter tx_id is required');
-  return { id, handle: txOf(txs, id, t.tableId, t.owner) };
+  const handle = txOf(txs, id, t.tableId, t.owner);
+  if (handle.busy > 0) {
+    throw new ApiError(409, 'TransactionBusy', `transaction ${id} is in use by ${handle.busy} request(s) still running (insert or replace); ${verb} it once they have finished`);
+  }
+  return { id, handle };
 }

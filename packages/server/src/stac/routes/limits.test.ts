@@ -25,4 +25,16 @@ describe('limits', () => {
     expectError(await post(t.app, '/api/stac/search', { filter: `title = '${'x'.repeat(100_001)}'` }), 400, /longer than 100000/);
     expectError(await get(t.app, '/api/stac/search?ids=a,,b'), 400, /ids/);
   });
+  it('answers a Host header that is no host with a 400, on every route that builds links', async () => {
+    const own = await stacApp([dataset(0), dataset(1)], { baseUrl: undefined }); // links from the request's Host
+    for (const host of ['a b', '[bad', 'x:99999', '%zz']) {
+      for (const url of ['/api/stac/search?limit=1', '/api/stac/collections', '/api/stac']) {
+        const r = await own.app.inject({ method: 'GET', url, headers: { host } });
+        expect(r.statusCode, `${host} ${url}`).toBe(400);
+        expect(JSON.parse(r.body)).toEqual({ code: 'InvalidRequest', description: expect.stringContaining('Host header') });
+      }
+    }
+    expect((await own.app.inject({ method: 'GET', url: '/api/stac/search?limit=1', headers: { host: 'stac.example.org:8080' } })).statusCode).toBe(200);
+    await own.app.close();
+  });
 });

@@ -1,5 +1,6 @@
 // GET and POST /api/stac/search.
 import type { FastifyInstance } from 'fastify';
+import { StacError } from '../errors.js';
 import { search } from '../search/execute.js';
 import { parseSearchBody, parseSearchQuery } from '../search/parse.js';
 import type { StacContext } from './context.js';
@@ -13,6 +14,11 @@ export function searchRoutes(app: FastifyInstance, ctx: StacContext): void {
     return itemCollection(ctx, req, sr, search(ctx.index, sr), { method: 'GET', href: ctx.requested(req) }, false);
   });
   app.post('/search', async (req, reply) => {
+    const type = req.headers['content-type'];
+    if (req.body !== undefined && !/json/i.test(type ?? '')) {
+      (req.body as { resume?: () => void }).resume?.(); // a host's catch-all parser may hand over the unread stream
+      throw new StacError('UnsupportedMediaType', `POST /search takes a JSON body (application/json or application/geo+json), got Content-Type ${type ?? 'none'}`);
+    }
     const sr = parseSearchBody(req.body);
     const body = req.body as Record<string, unknown> | undefined;
     reply.type('application/geo+json');

@@ -1,0 +1,49 @@
+// Inserting untrusted Arrow IPC bodies over HTTP: broken buffers and trailing bytes are a 400 and change nothing.
+import { Field, Int32, RecordBatch, Schema, Table, Utf8, makeData, tableToIPC, vectorFromArray } from 'apache-arrow';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { manifests, startTestServer, type TestServer } from '../test-util/server.js';
+
+let s: TestServer;
+let table = '';
+const arrow = { 'content-type': 'application/vnd.apache.arrow.stream' };
+const schema = new Schema([new Field('id', new Int32(), false), new Field('s', new Utf8(), true)]);
+const ipc = (b: RecordBatch): Buffer => Buffer.from(tableToIPC(new Table([b]), 'stream'));
+const rows = (ids: number[]) => new RecordBatch({ id: vectorFromArray(ids, new Int32()).data[0]!, s: vectorFromArray(ids.map((i) => `s${i}`), new Utf8()).data[0]! });
+
+beforeAll(async () => {
+  s = await startTestServer();
+  table = (await s.json('POST', '/catalog', { json: manifests.dataset('ins-v2', 'tabular') })).body.metadata.uuid;
+  expect((await s.req('POST', `/api/table/v2/sdk/create?table_id=${table}`, { headers: arrow, body: Buffer.from(tableToIPC(new Table(schema), 'stream')) })).status).toBe(200);
+  expect((await s.req('POST', `/api/table/v2/sdk/insert?table_id=${table}`, { headers: arrow, body: ipc(rows([1, 2, 3])) })).status).toBe(200);
+});
+afterAll(() => s.close());
+
+const numRows = async (): Promise<number> => (await s.json('POST', `/api/table/v2/stats?table_id=${table}`)).body.num_rows;
+const insert = (body: Buffer) => s.req('POST', `/api/table/v2/sdk/insert?table_id=${table}`, { headers: arrow, body });
+
+describe('sdk/insert of a broken body', () => {
+  it('answers 400 naming the column whose string offsets point past its data, and stores nothing', async () => {
+    const id = vectorFromArray([7, 8], new Int32()).data[0]!;
+    const bad = makeData({ type: new Utf8(), length: 2, nullCount: 0, valueOffsets: Int32Array.from([0, 1, 5000]), data: new Uint8Array([97, 98, 99]) });
+    const res = await insert(ipc(new RecordBatch({ id, s: bad })));
+    expect(res.status).toBe(400);
+    expect(res.headers.get('x-halocline-error')).toBe('InvalidData');
+    expect(await res.text()).toMatch(/column "s": value 1 ends at offset 5000/);
+    expect(await numRows()).toBe(3);
+  });
+
+  it('answers 400 when bytes follow the end-of-stream marker (e.g. a cut continuation marker), and stores nothing', async () => {
+    const body = ipc(rows([4, 5]));
+    const schemaLength = 8 + body.readInt32LE(4);
+    body.writeUInt32LE(0, schemaLength); // the batch's continuation marker becomes a legacy end-of-stream
+    const res = await insert(body);
+    expect(res.status).toBe(400);
+    expect(await res.text()).toMatch(/after the Arrow IPC end-of-stream marker/);
+    expect(await numRows()).toBe(3);
+  });
+
+  it('still takes a well-formed body', async () => {
+    expect((await insert(ipc(rows([10, 11])))).status).toBe(200);
+    expect(await numRows()).toBe(5);
+  });
+});

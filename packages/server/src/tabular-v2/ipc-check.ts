@@ -1,0 +1,69 @@
+// Structural checks of a record batch decoded from an untrusted body: buffers long enough, offsets in range.
+import { type Data, DataType, type RecordBatch } from 'apache-arrow';
+
+/**
+ * Why the buffers of `batch` cannot be what its columns claim, or undefined when they are sound.
+ * apache-arrow's reader trusts the body's buffer lengths and offsets; a batch with a string offset
+ * past its data would otherwise fail deep in the engine. Checked per column (dictionaries included):
+ * the validity bitmap covers every row, fixed-width values hold every row, variable-width offsets
+ * start at 0 or more, never decrease and end within the data, dictionary indices are in range.
+ * @example
+ * const problem = batchProblem(batch); if (problem) throw badRequest(problem, 'InvalidData');
+ */
+export function batchProblem(batch: RecordBatch): string | undefined {
+  for (let c = 0; c < batch.schema.fields.length; c++) {
+    const name = batch.schema.fields[c]!.name;
+    const data = batch.data.children[c];
+    if (!data) return `column "${name}" has no data`;
+    if (data.length < batch.numRows) return `column "${name}" holds ${data.length} values for ${batch.numRows} rows`;
+    const problem = dataProblem(data);
+    if (problem) return `column "${name}": ${problem}`;
+  }
+  return undefined;
+}
+
+// values and offsets index from 0 (arrow-js slices them with the Data), bitmaps from `offset`
+function dataProblem(d: Data): string | undefined {
+  const { offset, length } = d;
+  const bitmap = d.nullBitmap as Uint8Array | undefined;
+  if (d.nullCount > length) return `${d.nullCount} nulls in ${length} values`;
+  if (d.nullCount > 0 && (bitmap === undefined || bitmap.length * 8 < offset + length)) return 'the validity bitmap is shorter than the column';
+  if (DataType.isDictionary(d.type)) return indexProblem(d) ?? (d.dictionary ? d.dictionary.data.map(dataProblem).find((p) => p) : 'no dictionary');
+  if (DataType.isUtf8(d.type) || DataType.isBinary(d.type) || DataType.isLargeUtf8(d.type) || DataType.isLargeBinary(d.type)) return offsetsProblem(d);
+  if (DataType.isBool(d.type)) return (d.values as Uint8Array).length * 8 < offset + length ? 'the values buffer is shorter than the column' : undefined;
+  if (d.values !== undefined && d.children.length === 0 && (d.values as ArrayLike<unknown>).length < length * d.stride) return 'the values buffer is shorter than the column';
+  for (const child of d.children) {
+    const p = dataProblem(child);
+    if (p) return p;
+  }
+  return undefined;
+}
+
+function offsetsProblem(d: Data): string | undefined {
+  const offsets = d.valueOffsets as Int32Array | BigInt64Array;
+  const size = (d.values as Uint8Array).length;
+  if (d.length === 0) return undefined; // writers may leave the offsets of an empty column out
+  if (offsets.length < d.length + 1) return 'the offsets buffer is shorter than the column';
+  let prev = Number(offsets[0]);
+  if (prev < 0) return `value 0 starts at offset ${prev}`;
+  for (let i = 1; i <= d.length; i++) {
+    const at = Number(offsets[i]);
+    if (at < prev) return `value ${i - 1} ends at offset ${at}, before it starts at ${prev}`;
+    prev = at;
+  }
+  return prev > size ? `value ${d.length - 1} ends at offset ${prev}, past the ${size} bytes of data` : undefined;
+}
+
+function indexProblem(d: Data): string | undefined {
+  const size = d.dictionary?.length ?? 0;
+  const indices = d.values as ArrayLike<number | bigint>;
+  if (indices.length < d.length) return 'the index buffer is shorter than the column';
+  const bitmap = d.nullCount > 0 ? (d.nullBitmap as Uint8Array) : undefined;
+  for (let i = 0; i < d.length; i++) {
+    const k = d.offset + i;
+    if (bitmap && ((bitmap[k >> 3]! >> (k & 7)) & 1) === 0) continue;
+    const at = Number(indices[i]);
+    if (!(at >= 0 && at < size)) return `row ${i} refers to dictionary entry ${at} of ${size}`;
+  }
+  return undefined;
+}

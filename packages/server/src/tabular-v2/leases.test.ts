@@ -1,0 +1,42 @@
+// Leases per account: one account cannot push another's transactions or cursors out of the shared map.
+import { describe, expect, it } from 'vitest';
+import { Leases } from './leases.js';
+
+describe('Leases limits', () => {
+  it('refuses an account at its limit with a 409 naming what; other accounts and freed slots are unaffected', () => {
+    const expired: string[] = [];
+    const l = new Leases<string>(60_000, (v) => expired.push(v), 10, { perOwner: 2, what: 'open transactions' });
+    const a = l.add('a1', 'T', 'alice');
+    const b1 = l.add('b1', 'T', 'bob');
+    l.add('b2', 'T', 'bob');
+    expect(() => l.add('b3', 'T', 'bob')).toThrow(expect.objectContaining({ status: 409, code: 'TooManyOpen', message: expect.stringContaining('2 open transactions') }));
+    expect(l.get(a, 'T', 'alice')).toBe('a1');
+    l.delete(b1);
+    expect(typeof l.add('b3', 'T', 'bob')).toBe('string');
+    expect(expired).toEqual([]);
+    l.close();
+  });
+
+  it('with evictOwn, an account at its limit replaces its own oldest item, never another account’s', () => {
+    const expired: string[] = [];
+    const l = new Leases<string>(60_000, (v) => expired.push(v), 10, { perOwner: 2, evictOwn: true });
+    const a = l.add('a1', 'T', 'alice');
+    const b1 = l.add('b1', 'T', 'bob');
+    l.add('b2', 'T', 'bob');
+    l.add('b3', 'T', 'bob');
+    expect(expired).toEqual(['b1']);
+    expect(l.get(b1, 'T', 'bob')).toBe('expired');
+    expect(l.get(a, 'T', 'alice')).toBe('a1');
+    l.close();
+  });
+
+  it('still holds at most max items in all (the oldest expires)', () => {
+    const expired: string[] = [];
+    const l = new Leases<string>(60_000, (v) => expired.push(v), 2, { perOwner: 5 });
+    l.add('x', 'T', 'alice');
+    l.add('y', 'T', 'bob');
+    l.add('z', 'T', 'carol');
+    expect(expired).toEqual(['x']);
+    l.close();
+  });
+});

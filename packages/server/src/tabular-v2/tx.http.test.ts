@@ -1,0 +1,58 @@
+// HTTP transactions under concurrent requests: commit and rollback wait their turn instead of ending a running insert.
+import { Field, Int32, RecordBatch, Schema, Table, Utf8, tableToIPC, vectorFromArray } from 'apache-arrow';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gatedBody } from '../test-util/gated-body.js';
+import { manifests, startTestServer, type TestServer } from '../test-util/server.js';
+
+let s: TestServer;
+let table = '';
+const arrow = { 'content-type': 'application/vnd.apache.arrow.stream' };
+const schema = new Schema([new Field('id', new Int32(), false), new Field('s', new Utf8(), true)]);
+const ipc = (...batches: RecordBatch[]): Buffer => Buffer.from(tableToIPC(new Table(schema, batches), 'stream'));
+const batch = (ids: number[], text = 'x') => new RecordBatch(schema, new RecordBatch({ id: vectorFromArray(ids, new Int32()).data[0]!, s: vectorFromArray(ids.map(() => text), new Utf8()).data[0]! }).data);
+const v2 = (op: string, tx = '') => `/api/table/v2/${op}?table_id=${table}${tx ? `&tx_id=${tx}` : ''}`;
+
+beforeAll(async () => {
+  s = await startTestServer();
+  table = (await s.json('POST', '/catalog', { json: manifests.dataset('tx-v2', 'tabular') })).body.metadata.uuid;
+  expect((await s.req('POST', v2('sdk/create'), { headers: arrow, body: ipc() })).status).toBe(200);
+});
+afterAll(() => s.close());
+
+describe('commit and rollback while an insert into the transaction is running', () => {
+  it('answer 409 TransactionBusy and leave the transaction open; the insert completes and commits afterwards', async () => {
+    const tx = (await s.json('POST', v2('begin'))).body.tx_id as string;
+    const big = batch(Array.from({ length: 32 }, (_, i) => i), 'y'.repeat(1 << 20)); // 32 MiB of text
+    const bytes = ipc(big, batch([100, 101]));
+    const gated = gatedBody(bytes, bytes.length - 1024);
+    const insert = s.req('POST', v2('sdk/insert', tx), { headers: arrow, body: gated.body });
+    await gated.reading;
+    for (const op of ['commit', 'rollback', 'sdk/commit']) {
+      const res = await s.req('POST', v2(op, tx));
+      expect(res.status, op).toBe(409);
+      expect(res.headers.get('x-halocline-error')).toBe('TransactionBusy');
+      expect(await res.text()).toMatch(/in use by 1 request/);
+    }
+    gated.release();
+    const done = await insert;
+    expect(done.status, await done.clone().text()).toBe(200);
+    expect(await done.json()).toEqual({ num_rows: 34 });
+    expect((await s.json('POST', v2('commit', tx))).status).toBe(200);
+    expect((await s.json('POST', v2('stats'))).body.num_rows).toBe(34);
+  });
+});
+
+describe('open transactions per account', () => {
+  it('an account holding 100 open transactions is refused a 101st (409 TooManyOpen); another account\'s transaction is untouched', async () => {
+    const alice = (await s.json('POST', '/catalog', { json: manifests.dataset('tx-alice', 'tabular'), key: s.aliceKey })).body.metadata.uuid as string;
+    expect((await s.req('POST', `/api/table/v2/sdk/create?table_id=${alice}`, { key: s.aliceKey, headers: arrow, body: ipc() })).status).toBe(200);
+    const mine = (await s.json('POST', `/api/table/v2/begin?table_id=${alice}`, { key: s.aliceKey })).body.tx_id as string;
+    const bob = (await s.json('POST', '/catalog', { json: manifests.dataset('tx-bob', 'tabular'), key: s.bobKey })).body.metadata.uuid as string;
+    expect((await s.req('POST', `/api/table/v2/sdk/create?table_id=${bob}`, { key: s.bobKey, headers: arrow, body: ipc() })).status).toBe(200);
+    for (let i = 0; i < 100; i++) expect((await s.req('POST', `/api/table/v2/begin?table_id=${bob}`, { key: s.bobKey })).status).toBe(200);
+    const refused = await s.req('POST', `/api/table/v2/begin?table_id=${bob}`, { key: s.bobKey });
+    expect(refused.status).toBe(409);
+    expect(refused.headers.get('x-halocline-error')).toBe('TooManyOpen');
+    expect((await s.req('POST', `/api/table/v2/commit?table_id=${alice}&tx_id=${mine}`, { key: s.aliceKey })).status).toBe(200);
+  });
+});
