@@ -1,5 +1,5 @@
 // alter, stats and truncate through the public API.
-import { Field, Float32, Float64, Int32, Int64, Schema, Utf8 } from 'apache-arrow';
+import { Bool, Field, Float32, Float64, Int32, Int64, Schema, TimestampMicrosecond, Utf8 } from 'apache-arrow';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Store, openStore } from './index.js';
 import { rejected } from './test-util/errors.js';
@@ -58,6 +58,65 @@ describe('alter', () => {
     expect(e.row).toBe(50);
     expect(await t.select().all()).toEqual(before);
     expect(String((await t.schema())!.fields[1]!.type)).toBe('Float64');
+  });
+
+  it('parses text columns into numbers, booleans and timestamps and formats them back, as an ingested CSV needs', async () => {
+    const dir = await tempDir();
+    const store = await openStore({ path: dir.path, workers: 0, partitionRows: 2 });
+    cleanups.push(dir.remove, () => store.close());
+    const t = store.table('csv');
+    const text = (...names: string[]) => names.map((n) => new Field(n, new Utf8(), true));
+    await t.create(new Schema(text('n', 'f', 'b', 'time')));
+    const rows = [
+      { n: '1', f: '1.5', b: 'true', time: '2020-01-01T00:00:00.123456Z' },
+      { n: ' -2 ', f: 'NaN', b: 'FALSE', time: '2020-01-02' },
+      { n: null, f: null, b: null, time: null },
+      { n: '9223372036854775807', f: '-inf', b: 'True', time: '1969-12-31T23:59:59.999999Z' },
+    ];
+    await t.insert(rows);
+    const typed = new Schema([
+      new Field('n', new Int64(), true),
+      new Field('f', new Float64(), true),
+      new Field('b', new Bool(), true),
+      new Field('time', new TimestampMicrosecond(), true),
+    ]);
+    await t.alter(typed);
+    expect(await t.select('time >= $t', { vars: { t: '2020-01-01T00:00:00.123456Z' } }).count()).toBe(2);
+    expect((await t.select(undefined, { cols: ['n', 'f', 'b'] }).all()).map((r) => [r.n, r.f, r.b])).toEqual([
+      [1n, 1.5, true],
+      [-2n, Number.NaN, false],
+      [null, null, null],
+      [2n ** 63n - 1n, -Infinity, true],
+    ]);
+    await t.alter(new Schema(text('n', 'f', 'b', 'time')));
+    expect(await t.select().all()).toEqual([
+      { n: '1', f: '1.5', b: 'true', time: '2020-01-01T00:00:00.123456Z' },
+      { n: '-2', f: 'NaN', b: 'false', time: '2020-01-02T00:00:00.000000Z' },
+      { n: null, f: null, b: null, time: null },
+      { n: '9223372036854775807', f: '-Infinity', b: 'true', time: '1969-12-31T23:59:59.999999Z' },
+    ]);
+    // and back again: the strings it made parse to the same values
+    await t.alter(typed);
+    expect(await t.select('time < $t', { vars: { t: '1970-01-01' } }).count()).toBe(1);
+    // a string that does not parse fails the alter at its row, changing nothing
+    await t.alter(new Schema(text('n', 'f', 'b', 'time')));
+    await t.insert({ n: '1.5', f: '2', b: 'false', time: '2020-01-01' });
+    const before = await t.select().all();
+    const e = await rejected('InvalidData', t.alter(typed));
+    expect(e).toMatchObject({ row: 4, column: 'n', message: 'row 4, column "n": string "1.5" is not an integer (int64)' });
+    expect(await t.select().all()).toEqual(before);
+    expect(String((await t.schema())!.fields[0]!.type)).toBe('Utf8');
+  });
+
+  it('adds a non-nullable column to a table without rows, and refuses it while rows exist', async () => {
+    const { t } = await table(3);
+    const added = new Schema([...schema.fields, new Field('cruise', new Utf8(), false)]);
+    expect((await rejected('InvalidSchema', t.alter(added))).column).toBe('cruise');
+    await t.transaction(async (tx) => void (await tx.delete('id >= 0')));
+    await t.alter(added);
+    await rejected('InvalidData', t.insert({ id: 1 }));
+    await t.insert({ id: 1, cruise: 'C1' });
+    expect(await t.select().all()).toEqual([{ id: 1, depth: null, platform: null, cruise: 'C1' }]);
   });
 
   it('rejects impossible mappings', async () => {

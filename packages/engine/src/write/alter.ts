@@ -1,13 +1,15 @@
 // Alter: a new schema for a table, its data re-written under it; the old data goes only if all of it converts.
 import { type Data, Field, RecordBatch, Schema, Struct, makeData } from 'apache-arrow';
 import type { StoreContext } from '../context.js';
+import { type Cast, castData } from '../data/cast/cast.js';
+import { castText } from '../data/cast/text.js';
 import { conformBatch } from '../data/from-batch.js';
 import { checkSpatial } from '../geo/validate.js';
 import { HaloclineError } from '../errors.js';
 import { loadColumn } from '../read/load.js';
 import { scanBatches } from '../read/execute.js';
 import { plan } from '../read/plan.js';
-import { type Snapshot, openSnapshot } from '../read/snapshot.js';
+import { type Snapshot, liveRows, openSnapshot } from '../read/snapshot.js';
 import type { PartRecord } from '../storage/records.js';
 import { encodeSchema } from '../schema/serialize.js';
 import { normalizeSchema } from '../schema/validate.js';
@@ -30,14 +32,15 @@ export async function alterTable(ctx: StoreContext, name: string, schema: Schema
   const snap = openSnapshot(ctx, name);
   const written: (WrittenPart & { seq: number })[] = [];
   try {
-    const plan = planAlter(snap.schema, normalizeSchema(schema, { table: name }), name);
+    const empty = snap.parts.every((p) => liveRows(snap, p) === 0);
+    const plan = planAlter(snap.schema, normalizeSchema(schema, { table: name }), name, empty);
     let firstRow = 0;
     for (const part of snap.parts) {
       const present = plan.schema.fields.flatMap((f, i) => (plan.sources[i] ? [{ name: f.name, source: plan.sources[i]! }] : []));
       const { data, rows } = await liveColumns(ctx, snap, part, present.map((c) => c.source));
       if (rows === 0) continue;
       const source = batchOf(present.map((c, i) => new Field(c.name, data[i]!.type, true)), data, rows);
-      const converted = conformBatch(plan.schema, source, { table: name }, firstRow);
+      const converted = conformBatch(plan.schema, source, { table: name }, firstRow, alterCast);
       checkSpatial(plan.schema, [converted], { table: name }, firstRow);
       written.push({ ...(await writePart(ctx, snap.record.id, plan.schema, converted.data.children)), seq: part.seq });
       firstRow += rows;
@@ -55,10 +58,11 @@ export async function alterTable(ctx: StoreContext, name: string, schema: Schema
 
 /**
  * Maps the new schema's columns to the old ones: through `prev_name` (a rename), else by name; a
- * column with neither is new and must be nullable. `prev_name` is consumed; a renamed column keeps
- * (or gains) `ingest_name` = its old name, so files ingested before still land in it.
+ * column with neither is new and must be nullable unless the table has no rows (`empty`).
+ * `prev_name` is consumed; a renamed column keeps (or gains) `ingest_name` = its old name, so files
+ * ingested before still land in it.
  */
-export function planAlter(old: Schema, next: Schema, table: string): AlterPlan {
+export function planAlter(old: Schema, next: Schema, table: string, empty = false): AlterPlan {
   const used = new Map<string, string>();
   const sources = next.fields.map((f) => {
     const prev = f.metadata.get('prev_name');
@@ -66,7 +70,7 @@ export function planAlter(old: Schema, next: Schema, table: string): AlterPlan {
     if (prev !== undefined && !old.fields.some((o) => o.name === prev)) {
       throw new HaloclineError('InvalidSchema', `column "${f.name}" has prev_name "${prev}", but the table has no column "${prev}"`, { table, column: f.name });
     }
-    if (source === null && !f.nullable) {
+    if (source === null && !f.nullable && !empty) {
       throw new HaloclineError('InvalidSchema', `new column "${f.name}" must be nullable: existing rows have no value for it`, { table, column: f.name });
     }
     if (source !== null) {
@@ -87,6 +91,9 @@ export function planAlter(old: Schema, next: Schema, table: string): AlterPlan {
   });
   return { schema: new Schema(fields, next.metadata), sources };
 }
+
+// the insert path's casts, then text parsed or formatted (an ingested CSV column of ISO strings becomes a timestamp)
+const alterCast: Cast = (data, to) => castData(data, to) ?? castText(data, to);
 
 // the named columns of a partition without its deleted rows
 async function liveColumns(ctx: StoreContext, snap: Snapshot, part: PartRecord, names: readonly string[]): Promise<{ data: Data[]; rows: number }> {
