@@ -1,7 +1,7 @@
 // alter, stats and truncate through the public API.
 import { Bool, Field, Float32, Float64, Int32, Int64, Schema, TimestampMicrosecond, Utf8 } from 'apache-arrow';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Store, openStore } from './index.js';
+import { type Store, isHaloclineError, openStore } from './index.js';
 import { rejected } from './test-util/errors.js';
 import { tempDir } from './test-util/tmp.js';
 
@@ -150,5 +150,49 @@ describe('stats and truncate', () => {
     expect((await t.stats()).num_rows).toBe(0);
     await t.insert(rows(3));
     expect(await t.select().count()).toBe(3);
+  });
+
+  it('alter and truncate do not fail with Conflict when only the background compaction of earlier inserts committed meanwhile', async () => {
+    // several rounds: each starts while the compaction the inserts scheduled may be merging
+    for (let round = 0; round < 4; round++) {
+      const dir = await tempDir();
+      const store = await openStore({ path: dir.path, workers: 0 });
+      cleanups.push(dir.remove, () => store.close());
+      const t = store.table('ctd');
+      await t.create(schema);
+      for (let k = 0; k < 8; k++) await t.insert(rows(30));
+      await t.alter(new Schema([new Field('id', new Int64(), false), ...schema.fields.slice(1)]));
+      expect(await t.select().count()).toBe(240);
+      for (let k = 0; k < 8; k++) await t.insert(rows(30).map((r) => ({ ...r, id: BigInt(r.id) })));
+      await t.truncate();
+      expect(await t.select().count()).toBe(0);
+      await store.idle();
+      expect(await t.select().count()).toBe(0);
+    }
+  });
+
+  it('alter takes in an insert committed while it rewrote the table, or the insert fails with Conflict: never both lost', async () => {
+    const { t } = await table(200); // 10 partitions to rewrite
+    const altered = new Schema([new Field('id', new Int64(), false), ...schema.fields.slice(1)]);
+    const alter = t.alter(altered);
+    const insert = t.insert({ id: 1000, depth: 1, platform: 'late' }).then(
+      () => true,
+      (e: unknown) => (isHaloclineError(e, 'Conflict') ? false : Promise.reject(e)),
+    );
+    await alter;
+    const inserted = await insert;
+    expect(String((await t.schema())!.fields[0]!.type)).toBe('Int64');
+    expect(await t.select('platform == "late"').all()).toEqual(inserted ? [{ id: 1000n, depth: 1, platform: 'late' }] : []);
+    expect(await t.select().count()).toBe(inserted ? 201 : 200);
+  });
+
+  it('a concurrent alter still fails the other with Conflict: an alter is planned against one schema', async () => {
+    const { t } = await table(200);
+    const a = t.alter(new Schema([new Field('id', new Int64(), false), ...schema.fields.slice(1)]));
+    const b = t.alter(new Schema([...schema.fields, new Field('note', new Utf8(), true)]));
+    const [ra, rb] = await Promise.allSettled([a, b]);
+    expect([ra.status, rb.status].sort()).toEqual(['fulfilled', 'rejected']);
+    const failed = (ra.status === 'rejected' ? ra.reason : (rb as PromiseRejectedResult).reason) as unknown;
+    expect(isHaloclineError(failed, 'Conflict')).toBe(true);
   });
 });

@@ -8,7 +8,7 @@ import type { StoreContext } from './context.js';
 import type { TableApi } from './api.js';
 import { Cursor } from './cursor.js';
 import { type InsertInput, toRecordBatches } from './data/convert.js';
-import { HaloclineError } from './errors.js';
+import { HaloclineError, isHaloclineError } from './errors.js';
 import type { SelectOptions } from './read/plan.js';
 import { openSnapshot } from './read/snapshot.js';
 import { type TableStats, tableStats } from './read/stats.js';
@@ -22,6 +22,9 @@ import { commit } from './write/commit.js';
 import { alterTable } from './write/alter.js';
 import { scheduleCompaction } from './write/compact.js';
 import { writeParts } from './write/partition.js';
+
+/** Attempts of a truncate whose partitions another commit removed meanwhile. */
+const TRUNCATE_ATTEMPTS = 8;
 
 /** What `insert` accepts: one row, rows, a record batch or an arrow Table. */
 export type InsertData = InsertInput;
@@ -165,14 +168,23 @@ export class Table implements TableApi {
     }
   }
 
-  /** Removes every row in one commit; the schema stays. */
+  /**
+   * Removes every row in one commit; the schema stays. When another commit removed partitions
+   * meanwhile (the background compaction of earlier inserts, an alter), it starts again from the
+   * table as it is then.
+   */
   async truncate(): Promise<void> {
-    const snap = openSnapshot(this.ctx, this.name);
-    try {
-      if (snap.parts.length === 0) return;
-      await commit(this.ctx, this.name, snap.record.id, { add: [], remove: snap.parts, schemaVersion: snap.record.schemaVersion ?? 0 });
-    } finally {
-      snap.release();
+    for (let attempt = 1; ; attempt++) {
+      const snap = openSnapshot(this.ctx, this.name);
+      try {
+        if (snap.parts.length === 0) return;
+        await commit(this.ctx, this.name, snap.record.id, { add: [], remove: snap.parts, schemaVersion: snap.record.schemaVersion ?? 0 });
+        return;
+      } catch (e) {
+        if (!isHaloclineError(e, 'Conflict') || attempt === TRUNCATE_ATTEMPTS) throw e;
+      } finally {
+        snap.release();
+      }
     }
   }
 

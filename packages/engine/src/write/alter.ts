@@ -5,12 +5,12 @@ import { type Cast, castData } from '../data/cast/cast.js';
 import { castText } from '../data/cast/text.js';
 import { conformBatch } from '../data/from-batch.js';
 import { checkSpatial } from '../geo/validate.js';
-import { HaloclineError } from '../errors.js';
+import { HaloclineError, isHaloclineError } from '../errors.js';
 import { loadColumn } from '../read/load.js';
 import { scanBatches } from '../read/execute.js';
 import { plan } from '../read/plan.js';
 import { type Snapshot, liveRows, openSnapshot } from '../read/snapshot.js';
-import type { PartRecord } from '../storage/records.js';
+import { type PartRecord, type TableRecord, tableKey } from '../storage/records.js';
 import { encodeSchema } from '../schema/serialize.js';
 import { normalizeSchema } from '../schema/validate.js';
 import { commit } from './commit.js';
@@ -22,15 +22,33 @@ export interface AlterPlan {
   readonly sources: readonly (string | null)[];
 }
 
+/** Attempts of an alter whose table changed (new rows, compaction) while it rewrote it, schema unchanged. */
+const ALTER_ATTEMPTS = 5;
+
 /**
  * Re-writes every partition of table `name` under `schema` and commits schema and data in one
  * version. Fails with InvalidSchema (bad mapping), InvalidData (a value that does not convert: the
- * row counts across the table in row order) or Conflict (the table changed meanwhile); on failure
- * the table is exactly as it was.
+ * row counts across the table in row order) or Conflict (another alter changed the schema
+ * meanwhile, or the table kept changing); on failure the table is exactly as it was. When other
+ * commits (inserts, deletes, the background compaction of earlier inserts) changed the table but
+ * not its schema while it was rewritten, the alter starts again from the table as it is then.
  */
 export async function alterTable(ctx: StoreContext, name: string, schema: Schema): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    const schemaVersion = await alterOnce(ctx, name, schema);
+    if (schemaVersion === null) return;
+    const now = ctx.meta.get<TableRecord>(tableKey(name));
+    if (attempt === ALTER_ATTEMPTS || (now?.schemaVersion ?? 0) !== schemaVersion) {
+      throw new HaloclineError('Conflict', `table "${name}" changed during alter; retry the alter`, { table: name });
+    }
+  }
+}
+
+// one attempt: null when committed, else (the table changed meanwhile) the schema version it started from
+async function alterOnce(ctx: StoreContext, name: string, schema: Schema): Promise<number | null> {
   const snap = openSnapshot(ctx, name);
   const written: (WrittenPart & { seq: number })[] = [];
+  const schemaVersion = snap.record.schemaVersion ?? 0;
   try {
     const empty = snap.parts.every((p) => liveRows(snap, p) === 0);
     const plan = planAlter(snap.schema, normalizeSchema(schema, { table: name }), name, empty);
@@ -46,10 +64,11 @@ export async function alterTable(ctx: StoreContext, name: string, schema: Schema
       firstRow += rows;
     }
     const encoded = Buffer.from(encodeSchema(plan.schema)).toString('base64');
-    const schemaVersion = snap.record.schemaVersion ?? 0;
     await commit(ctx, name, snap.record.id, { add: written, remove: snap.parts, schemaVersion, alter: { schema: encoded, baseVersion: snap.record.version } });
+    return null;
   } catch (e) {
     await removeParts(ctx, written);
+    if (isHaloclineError(e, 'Conflict')) return schemaVersion;
     throw e;
   } finally {
     snap.release();
