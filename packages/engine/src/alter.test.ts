@@ -143,6 +143,30 @@ describe('stats and truncate', () => {
     expect(s.columns[1]!.metadata).toEqual({ unit: 'm' });
   });
 
+  it('leaves partitions whose rows are all deleted out of min and max, and gives no range without values', async () => {
+    const dir = await tempDir();
+    // no merges: each insert stays a partition of its own
+    const store = await openStore({ path: dir.path, workers: 0, compactRun: 1000 });
+    cleanups.push(dir.remove, () => store.close());
+    const t = store.table('ctd');
+    await t.create(schema);
+    for (const from of [0, 10, 20]) await t.insert(rows(from + 10).slice(from));
+    await t.transaction(async (tx) => void (await tx.delete('id < 10 or id >= 20')));
+    const s = await t.stats();
+    expect(s.num_rows).toBe(10);
+    expect(s.columns.map((c) => [c.name, c.num_values, c.min, c.max])).toEqual([
+      ['id', 10, 10, 19],
+      ['depth', 8, 15, 28.5],
+      ['platform', 10, 'P0', 'P2'],
+    ]);
+    await t.transaction(async (tx) => void (await tx.delete('id >= 0')));
+    expect((await t.stats()).columns.map((c) => [c.num_values, c.min, c.max])).toEqual([
+      [0, null, null],
+      [0, null, null],
+      [0, null, null],
+    ]);
+  });
+
   it('truncates every row and keeps the schema', async () => {
     const { t } = await table();
     await t.truncate();
