@@ -1,6 +1,7 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { openStore } from '../store.js';
 import { rejected } from '../test-util/errors.js';
 import { tempDir } from '../test-util/tmp.js';
 import { openLmdbMetaStore } from './lmdb.js';
@@ -79,6 +80,14 @@ describe('a damaged data file', () => {
       expect(e.path, what).toBe(join(dir.path, 'data.mdb'));
       expect(e.message).toMatch(/is not an LMDB environment/);
     }
+    // through openStore, the readers' environment too (the metadata is closed again)
+    const store = await tempDir();
+    cleanups.push(store.remove);
+    await mkdir(join(store.path, 'readers'), { recursive: true });
+    await writeFile(join(store.path, 'readers', 'data.mdb'), damaged.zeros);
+    expect((await rejected('Corrupt', openStore({ path: store.path, workers: 0 }))).path).toBe(join(store.path, 'readers', 'data.mdb'));
+    await writeFile(join(store.path, 'readers', 'data.mdb'), Buffer.alloc(0));
+    await (await openStore({ path: store.path, workers: 0 })).close();
     // an empty file is a new environment, as LMDB makes it
     const fresh = await tempDir();
     await writeFile(join(fresh.path, 'data.mdb'), Buffer.alloc(0));

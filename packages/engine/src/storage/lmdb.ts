@@ -1,46 +1,14 @@
 // MetaStore on LMDB (lmdb-js): values are JSON with bigints tagged (binary fields in an envelope), keys are strings.
-import { open } from 'node:fs/promises';
-import { join } from 'node:path';
 import { ABORT, type RootDatabase } from 'lmdb';
-import { HaloclineError } from '../errors.js';
 import type { MetaStore, MetaTx } from './metastore.js';
 import { openShared, type SharedLmdb } from './lmdb-shared.js';
 
 /**
  * Opens (creating if needed) the LMDB environment in the existing directory `path`; stores of one
- * process share it. `Corrupt` when its data file is not an LMDB environment (see `checkDataFile`).
+ * process share it. `Corrupt` when its data file is not an LMDB environment (see `openShared`).
  */
 export async function openLmdbMetaStore(path: string): Promise<MetaStore> {
-  await checkDataFile(join(path, 'data.mdb'));
   return new LmdbMetaStore(await openShared<Buffer>(path, { encoding: 'binary', compression: false }));
-}
-
-// mm_magic of an LMDB meta page, as it is on disk (little-endian 0xBEEFC0DE)
-const MAGIC = Buffer.from([0xde, 0xc0, 0xef, 0xbe]);
-// LMDB pages are at least 4 KiB here (the OS page size) and a file starts with two meta pages
-const MIN_FILE = 2 * 4096;
-
-/**
- * lmdb maps the data file and trusts it: a file of garbage, zeros or cut short (a partial copy, a
- * damaged disk) crashed the whole process on open (SIGSEGV, SIGBUS). An existing, non-empty file
- * must hold two meta pages and the LMDB magic just after the first page's header. This catches a
- * file that is not LMDB at all, not damage deeper in a valid one.
- */
-async function checkDataFile(file: string): Promise<void> {
-  const handle = await open(file, 'r').catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? null : Promise.reject(e)));
-  if (handle === null) return;
-  try {
-    const { size } = await handle.stat();
-    if (size === 0) return; // created, not yet written: LMDB initialises it
-    const head = Buffer.alloc(64);
-    await handle.read(head, 0, head.length, 0);
-    if (size < MIN_FILE || head.indexOf(MAGIC) < 0) {
-      const why = size < MIN_FILE ? `${size} bytes, shorter than two pages` : 'no LMDB magic in its first page';
-      throw new HaloclineError('Corrupt', `${file} is not an LMDB environment (${why}); the store's metadata is damaged`, { path: file });
-    }
-  } finally {
-    await handle.close();
-  }
 }
 
 class LmdbMetaStore implements MetaStore {
