@@ -63,7 +63,10 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     throw e;
   }
   const blobs = new LocalBlobStore(options.path);
-  const readers = await Readers.open(options.path);
+  const readers = await Readers.open(options.path).catch(async (e: unknown) => {
+    await meta.close();
+    throw e;
+  });
   await removeOrphans(meta, blobs, readers);
   const workers = options.workers ?? availableParallelism();
   // the part writer's isolate compiles on its own low-priority thread (exec/isolates.ts), the scan workers' on V8's threads

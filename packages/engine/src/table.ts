@@ -8,7 +8,7 @@ import type { StoreContext } from './context.js';
 import type { TableApi } from './api.js';
 import { Cursor } from './cursor.js';
 import { type InsertInput, toRecordBatches } from './data/convert.js';
-import { HaloclineError } from './errors.js';
+import { HaloclineError, isHaloclineError } from './errors.js';
 import type { SelectOptions } from './read/plan.js';
 import { openSnapshot } from './read/snapshot.js';
 import { type TableStats, tableStats } from './read/stats.js';
@@ -26,6 +26,9 @@ import { MIN_POOLED, zeroed } from './write/shared-pool.js';
 
 /** Arrays of at least this many row objects convert into pooled memory (a float64 column of them fills a pooled buffer). */
 const POOLED_ROWS = MIN_POOLED / 8;
+
+/** Attempts of a truncate whose partitions another commit removed meanwhile. */
+const TRUNCATE_ATTEMPTS = 8;
 
 /** What `insert` accepts: one row, rows, a record batch or an arrow Table. */
 export type InsertData = InsertInput;
@@ -177,14 +180,23 @@ export class Table implements TableApi {
     }
   }
 
-  /** Removes every row in one commit; the schema stays. */
+  /**
+   * Removes every row in one commit; the schema stays. When another commit removed partitions
+   * meanwhile (the background compaction of earlier inserts, an alter), it starts again from the
+   * table as it is then.
+   */
   async truncate(): Promise<void> {
-    const snap = openSnapshot(this.ctx, this.name);
-    try {
-      if (snap.parts.length === 0) return;
-      await commit(this.ctx, this.name, snap.record.id, { add: [], remove: snap.parts, schemaVersion: snap.record.schemaVersion ?? 0 });
-    } finally {
-      snap.release();
+    for (let attempt = 1; ; attempt++) {
+      const snap = openSnapshot(this.ctx, this.name);
+      try {
+        if (snap.parts.length === 0) return;
+        await commit(this.ctx, this.name, snap.record.id, { add: [], remove: snap.parts, schemaVersion: snap.record.schemaVersion ?? 0 });
+        return;
+      } catch (e) {
+        if (!isHaloclineError(e, 'Conflict') || attempt === TRUNCATE_ATTEMPTS) throw e;
+      } finally {
+        snap.release();
+      }
     }
   }
 

@@ -1,7 +1,7 @@
 // An Arrow record batch conformed to the table's schema: equal columns shared, others cast or null-filled.
 import type { Data, RecordBatch, Schema } from 'apache-arrow';
 import { typeName } from '../schema/types.js';
-import { castData } from './cast/cast.js';
+import { type Cast, castData } from './cast/cast.js';
 import { type DataContext, RowError, invalidData } from './fail.js';
 import { unknownColumn } from './from-rows.js';
 import { firstNull, makeBatch, nullData } from './layout.js';
@@ -11,8 +11,9 @@ import { firstNull, makeBatch, nullData } from './layout.js';
  * Columns are matched by name; `firstRow` is the batch's first row within the whole insert, for
  * error rows. Throws InvalidData for an unknown, duplicate or unconvertible column, a value that
  * does not convert exactly, or a null (or missing column) where the schema forbids nulls.
+ * `cast` converts a column of another type (alter passes one that also parses and formats text).
  */
-export function conformBatch(schema: Schema, batch: RecordBatch, ctx: DataContext, firstRow: number): RecordBatch {
+export function conformBatch(schema: Schema, batch: RecordBatch, ctx: DataContext, firstRow: number, cast: Cast = castData): RecordBatch {
   const given = new Map<string, Data>();
   batch.schema.fields.forEach((f, i) => {
     if (given.has(f.name)) throw invalidData(ctx, 'the batch has two columns with this name', { column: f.name });
@@ -29,7 +30,7 @@ export function conformBatch(schema: Schema, batch: RecordBatch, ctx: DataContex
     }
     let out: Data | null;
     try {
-      out = castData(data, field.type);
+      out = cast(data, field.type);
     } catch (e) {
       if (!(e instanceof RowError)) throw e;
       throw invalidData(ctx, e.message, { row: firstRow + e.row, column: field.name, value: e.value });

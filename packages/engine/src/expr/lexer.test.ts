@@ -23,6 +23,14 @@ describe('tokenize', () => {
     expect(kinds('a<=b')).toEqual(['ident:a', 'op:<=', 'ident:b', 'eof:']);
   });
 
+  it('reads bare column and variable names in any script (letters, marks, digits after the first)', () => {
+    expect(kinds('température > 1 and 深度 < $größe or e\u0301t\u00e92 == _x1')).toEqual([
+      'ident:température', 'op:>', 'number:1', 'keyword:and', 'ident:深度', 'op:<', 'var:größe', 'keyword:or', 'ident:e\u0301t\u00e92', 'op:==', 'ident:_x1', 'eof:',
+    ]);
+    expect(kinds('𝑥1 > 0')[0]).toBe('ident:𝑥1');
+    expect(syntaxErrorOf('a ¬ b')).toEqual({ message: "unexpected character '¬' at 2", position: 2, token: '¬' });
+  });
+
   it('lower-cases keywords but keeps identifiers as written', () => {
     expect(kinds('AND Or nOt IS NULL In TRUE false WITHIN Intersect contains Depth')).toEqual([
       'keyword:and', 'keyword:or', 'keyword:not', 'keyword:is', 'keyword:null', 'keyword:in', 'keyword:true', 'keyword:false',

@@ -20,6 +20,10 @@ export const KEYWORDS: ReadonlySet<string> = new Set(['and', 'or', 'not', 'is', 
 /** Operators, longest first so that `<=` wins over `<`. */
 const OPERATORS = ['==', '!=', '<>', '<=', '>=', '=', '<', '>', '+', '-', '*', '/', '%', '(', ')', ',', '~'];
 
+// bare names: a letter of any script or _, then letters, combining marks, digits or _ (`température`, `深度`)
+const NAME = /^[\p{L}_][\p{L}\p{M}\p{N}_]*/u;
+const NAME_REST = /^[\p{L}\p{M}\p{N}_]*/u;
+
 const ESCAPES: Readonly<Record<string, string>> = { n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', v: '\v', '0': '\0' };
 
 /**
@@ -46,7 +50,7 @@ export function tokenize(query: string): Token[] {
 
 function next(query: string, i: number, c: string): Token {
   if (/[0-9]/.test(c) || (c === '.' && /[0-9]/.test(query[i + 1] ?? ''))) return number(query, i);
-  if (/[A-Za-z_]/.test(c)) return word(query, i);
+  if (NAME.test(query.slice(i, i + 2))) return word(query, i); // two units: a letter beyond the BMP
   if (c === '"' || c === "'") return quoted(query, i, 'string');
   if (c === '`') return quoted(query, i, 'ident');
   if (c === '$') return variable(query, i);
@@ -67,7 +71,7 @@ function number(query: string, i: number): Token {
 }
 
 function word(query: string, i: number): Token {
-  const text = /^[A-Za-z_][A-Za-z0-9_]*/.exec(query.slice(i))![0];
+  const text = NAME.exec(query.slice(i))![0];
   const lower = text.toLowerCase();
   const end = i + text.length;
   if (KEYWORDS.has(lower)) return { kind: 'keyword', text, value: lower, pos: i, end };
@@ -75,7 +79,7 @@ function word(query: string, i: number): Token {
 }
 
 function variable(query: string, i: number): Token {
-  const name = /^[A-Za-z0-9_]*/.exec(query.slice(i + 1))![0];
+  const name = NAME_REST.exec(query.slice(i + 1))![0];
   if (name === '') throw syntaxError(query, { pos: i, token: '$' }, `expected a variable name after '$' at ${i}`);
   return { kind: 'var', text: `$${name}`, value: name, pos: i, end: i + 1 + name.length };
 }

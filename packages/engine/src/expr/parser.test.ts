@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { isHaloclineError } from '../errors.js';
 import { type Expr, type Handlers, visit } from './ast.js';
-import { parse } from './parser.js';
+import { MAX_DEPTH, parse } from './parser.js';
 
 // compact S-expression of a parse tree
 const show = (e: Expr): string => visit(printer, e);
@@ -95,5 +95,27 @@ describe('parse', () => {
     expect(syntaxErrorOf('f(1,)')).toMatchObject({ position: 4, token: ')' });
     expect(syntaxErrorOf('and')).toMatchObject({ position: 0, token: 'and' });
     expect(syntaxErrorOf('')).toMatchObject({ message: 'unexpected end of query at 0: expected an expression', query: '' });
+  });
+
+  it('refuses a query nested deeper than MAX_DEPTH with a QuerySyntax error at the first node too deep, not a stack overflow', () => {
+    const chain = (n: number) => Array.from({ length: n }, (_, i) => `a == ${i}`).join(' or ');
+    const parens = (n: number) => `${'('.repeat(n)}a > 0${')'.repeat(n)}`;
+    // the limit itself parses: MAX_DEPTH - 1 comparisons joined by 'or' make a tree MAX_DEPTH deep
+    expect(() => parse(chain(MAX_DEPTH - 1))).not.toThrow();
+    expect(() => parse(parens(MAX_DEPTH - 2))).not.toThrow(); // and the comparison its right operand
+    expect(() => parse(`${'not '.repeat(MAX_DEPTH - 2)}a > 0`)).not.toThrow();
+    const long = chain(20_000);
+    const e = syntaxErrorOf(long);
+    expect(e.message).toMatch(/nests deeper than 1000 levels/);
+    // the 'or' that makes the tree MAX_DEPTH + 1 deep: a comparison is 2 deep, each 'or' adds 1
+    let at = -1;
+    for (let i = 0; i < MAX_DEPTH - 1; i++) at = long.indexOf(' or ', at + 1);
+    expect(e.position).toBe(at + 1);
+    expect(e.token).toBe('or');
+    expect(syntaxErrorOf(parens(100_000))).toMatchObject({ position: MAX_DEPTH - 1, token: '(' });
+    expect(syntaxErrorOf(`${'not '.repeat(100_000)}a > 0`)).toMatchObject({ token: 'not' });
+    expect(syntaxErrorOf(`a > ${'-'.repeat(100_000)}1`)).toMatchObject({ token: '-' });
+    expect(syntaxErrorOf(`a > ${Array(100_000).fill('1').join(' + ')}`)).toMatchObject({ token: '+' });
+    expect(syntaxErrorOf(`x in (${parens(100_000)})`)).toMatchObject({ token: '(' });
   });
 });

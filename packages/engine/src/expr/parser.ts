@@ -27,6 +27,13 @@ const BINARY: Readonly<Record<string, { readonly op: BinaryOp; readonly bp: numb
 const SPATIAL: ReadonlySet<string> = new Set(['intersect', 'contains', 'within', '~']);
 
 /**
+ * The deepest expression tree (and parenthesis nesting) a query may have: every later stage
+ * (bind, typecheck, compile, prune) walks the tree recursively, so a deeper one would overflow the
+ * stack; 1000 leaves them a wide margin. A long list of alternatives belongs in `x in (...)`.
+ */
+export const MAX_DEPTH = 1000;
+
+/**
  * Parses a filter or expression. Throws QuerySyntax with the offending position and token.
  * @example
  * parse('depth > 100 and temp < 5') // { kind: 'binary', op: 'and', ... }
@@ -39,6 +46,9 @@ class Parser {
   private readonly tokens: Token[];
   private at = 0;
   private params = 0;
+  private nesting = 0;
+  // depth of each inner node built so far (leaves are 1 deep)
+  private readonly depths = new Map<Expr, number>();
 
   constructor(private readonly query: string) {
     this.tokens = tokenize(query);
@@ -52,15 +62,41 @@ class Parser {
 
   // parse while the next infix operator binds tighter than minBp
   private expression(minBp: number): Expr {
-    let left = this.prefix();
+    if (this.nesting >= MAX_DEPTH) throw this.tooDeep(this.tokens[this.at - 1]!);
+    this.nesting++;
+    let left = this.nested(this.prefix());
     let compared = false;
     for (;;) {
       const bp = this.infixPower();
-      if (bp <= minBp) return left;
+      if (bp <= minBp) {
+        this.nesting--;
+        return left;
+      }
       if (bp === BP.compare && compared) throw this.unexpected("'and' or 'or' (comparisons do not chain; use parentheses)");
       compared = bp === BP.compare;
-      left = this.infix(left, bp);
+      left = this.nested(this.infix(left, bp));
     }
+  }
+
+  // `e` after checking that the tree it tops is at most MAX_DEPTH deep
+  private nested(e: Expr): Expr {
+    const children = e.kind === 'unary' || e.kind === 'isnull' ? [e.arg]
+      : e.kind === 'binary' ? [e.left, e.right]
+      : e.kind === 'in' ? [e.arg, ...e.list]
+      : e.kind === 'spatial' ? [e.arg, e.operand]
+      : e.kind === 'call' ? e.args
+      : [];
+    if (children.length === 0) return e;
+    const depth = 1 + children.reduce((d, c) => Math.max(d, this.depths.get(c) ?? 1), 1);
+    if (depth > MAX_DEPTH) throw this.tooDeep(e);
+    this.depths.set(e, depth);
+    return e;
+  }
+
+  private tooDeep(at: { readonly pos: number; readonly text?: string; readonly token?: string }): Error {
+    const token = at.token ?? at.text ?? '';
+    const message = `the query nests deeper than ${MAX_DEPTH} levels at ${describeToken(token)} at ${at.pos}; use x in (...) for a long list of alternatives`;
+    return syntaxError(this.query, { pos: at.pos, token }, message);
   }
 
   private infixPower(): number {

@@ -1,6 +1,7 @@
 // Partition pruning: abstract interpretation of a typed filter over zone maps (value ranges).
 import { type CompareOp, type Handlers, visit } from './ast.js';
 import type { ZoneMaps } from './kernel.js';
+import { SEARCHED_IN, inOutcome, literalList } from './prune-in.js';
 import { type Range, range } from './range.js';
 import { compareScalars } from './scalar.js';
 import type { TypedExpr } from './typed.js';
@@ -75,11 +76,15 @@ function outcomes(zones: ZoneMaps): Handlers<TypedExpr, Outcome> {
     },
     in: (e) => {
       const arg = range(e.arg, zones);
+      // a long literal list: searched (compared item by item, 100k items over 100 partitions took seconds)
+      const list = e.list.length > SEARCHED_IN ? literalList(e) : null;
       // Kleene OR over the equalities: TRUE if one can be, FALSE only if all can be
-      const found = e.list
-        .map((item) => compareOutcome('==', arg, range(item, zones)))
-        .reduce((acc, o) => ({ canTrue: acc.canTrue || o.canTrue, canFalse: acc.canFalse && o.canFalse }), { canTrue: false, canFalse: true });
-      const canNull = nullable(e.arg, zones) || e.list.some((item) => nullable(item, zones));
+      const found = list
+        ? inOutcome(arg, list)
+        : e.list
+            .map((item) => compareOutcome('==', arg, range(item, zones)))
+            .reduce((acc, o) => ({ canTrue: acc.canTrue || o.canTrue, canFalse: acc.canFalse && o.canFalse }), { canTrue: false, canFalse: true });
+      const canNull = nullable(e.arg, zones) || (list ? list.nulls : e.list.some((item) => nullable(item, zones)));
       return e.negated ? swap({ ...found, canNull }) : { ...found, canNull };
     },
     arith: maybe,

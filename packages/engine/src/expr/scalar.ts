@@ -12,6 +12,7 @@ const encoder = new TextEncoder();
  * (NaN: every comparison false, `!=` true); strings and bytes compare by UTF-8 bytes; false < true.
  */
 export function compareScalars(op: CompareOp, a: Scalar, b: Scalar): boolean {
+  if (typeof a === 'string' && typeof b === 'string') return holds(op, compareText(a, b), 0);
   if (typeof a === 'string' || typeof b === 'string' || a instanceof Uint8Array || b instanceof Uint8Array) {
     return holds(op, compareBytes(bytesOf(a), bytesOf(b)), 0);
   }
@@ -46,6 +47,36 @@ export const not3 = (a: boolean | null): boolean | null => (a === null ? null : 
 /** The UTF-8 bytes of a string (bytes pass through). */
 export function bytesOf(v: string | Uint8Array | Scalar): Uint8Array {
   return typeof v === 'string' ? encoder.encode(v) : (v as Uint8Array);
+}
+
+/**
+ * `compareBytes` of the UTF-8 encodings of two strings without encoding them (pruning compares
+ * every item of an in-list with each partition's bounds): UTF-8 orders as code points, and a lone
+ * surrogate encodes as U+FFFD.
+ */
+export function compareText(a: string, b: string): number {
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const x = a.charCodeAt(i);
+    if (x === b.charCodeAt(j) && (x < 0xd800 || x > 0xdfff)) {
+      i++;
+      j++;
+      continue;
+    }
+    const cx = codePoint(a, i);
+    const cy = codePoint(b, j);
+    if (cx !== cy) return cx - cy;
+    i += cx > 0xffff ? 2 : 1;
+    j += cy > 0xffff ? 2 : 1;
+  }
+  return a.length - i - (b.length - j);
+}
+
+// the code point at i, a lone surrogate read as U+FFFD (as TextEncoder writes it)
+function codePoint(s: string, i: number): number {
+  const c = s.codePointAt(i)!;
+  return c >= 0xd800 && c <= 0xdfff ? 0xfffd : c;
 }
 
 /** Lexicographic byte order: negative, zero or positive. */

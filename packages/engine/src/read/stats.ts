@@ -23,7 +23,8 @@ export interface TableStats {
 /**
  * Merges the zone maps of every visible partition. Min and max are in the column's storage domain.
  * Row counts leave out deleted rows; after deletes, null counts, min and max are those of the
- * partitions' files (bounds) until compaction rewrites them.
+ * partitions' files (bounds) until compaction rewrites them, leaving out partitions whose rows are
+ * all deleted; a column without values has no min and max.
  */
 export function tableStats(snap: Snapshot): TableStats {
   const live = snap.parts.reduce((n, p) => n + liveRows(snap, p), 0);
@@ -33,12 +34,23 @@ export function tableStats(snap: Snapshot): TableStats {
     let max: ColumnStats['max'] = null;
     for (const p of snap.parts) {
       const z = p.zones[f.name];
-      if (!z) continue;
-      nulls += Math.min(z.nullCount, liveRows(snap, p));
+      const rows = liveRows(snap, p);
+      // a partition whose rows are all deleted bounds nothing
+      if (!z || rows === 0) continue;
+      nulls += Math.min(z.nullCount, rows);
       if (z.min !== null && (min === null || less(z.min, min))) min = z.min;
       if (z.max !== null && (max === null || less(max, z.max))) max = z.max;
     }
-    return { name: f.name, type: typeName(f.type), null_count: nulls, num_values: live - nulls, min, max, metadata: Object.fromEntries(f.metadata) };
+    const values = live - nulls;
+    return {
+      name: f.name,
+      type: typeName(f.type),
+      null_count: nulls,
+      num_values: values,
+      min: values === 0 ? null : min,
+      max: values === 0 ? null : max,
+      metadata: Object.fromEntries(f.metadata),
+    };
   });
   return {
     num_rows: live,

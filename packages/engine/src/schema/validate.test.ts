@@ -64,6 +64,18 @@ describe('normalizeSchema', () => {
     expect(Object.fromEntries(out.fields[0]!.metadata)).toEqual({ class: 'latitude', index: 'true' });
     expect(Object.fromEntries(input.fields[0]!.metadata)).toEqual({ isLat: 'yes', index: '1' });
   });
+  it('refuses an aggr other than count on a column that is not numeric, which every default aggregate would fail on', () => {
+    const with_ = (type: arrow.DataType, aggr: string) => new Schema([new Field('x', type, true, new Map([['aggr', aggr]]))]);
+    for (const [type, aggr] of [[new arrow.Utf8(), 'sum'], [new arrow.Bool(), 'avg'], [new arrow.TimestampMillisecond(), 'max'], [new arrow.Binary(), 'mean']] as const) {
+      const e = thrown('InvalidSchema', () => normalizeSchema(with_(type, aggr), { table: 't' }));
+      expect(e).toMatchObject({ column: 'x', table: 't' });
+      expect(e.message).toMatch(/^column "x": aggr (sum|avg|max) needs a numeric column, got \S+; count works on any column$/);
+    }
+    expect(() => normalizeSchema(with_(new arrow.Utf8(), 'count'))).not.toThrow();
+    expect(() => normalizeSchema(with_(new arrow.Int64(), 'sum'))).not.toThrow();
+    expect(() => normalizeSchema(with_(new arrow.Float32(), 'MEAN'))).not.toThrow();
+  });
+
   it('requires at least one field, non-empty and unique names', () => {
     expect(invalid(() => normalizeSchema(new Schema([]))).message).toBe('a schema needs at least one field');
     expect(invalid(() => normalizeSchema(new Schema([new Field('', new arrow.Int32())]))).message).toContain('field 0 has an empty name');

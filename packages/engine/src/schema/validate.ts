@@ -2,7 +2,7 @@
 import { Field, Schema } from 'apache-arrow';
 import { HaloclineError } from '../errors.js';
 import { normalizeMetadata } from './metadata.js';
-import { columnKind, typeName } from './types.js';
+import { type ColumnKind, columnKind, typeName } from './types.js';
 
 /**
  * Validates a table schema and returns a new Schema with normalised field metadata (the input is
@@ -40,7 +40,14 @@ export function normalizeSchema(schema: Schema, ctx: { table?: string } = {}): S
         value: type,
       });
     }
-    return new Field(name, field.type, field.nullable === true, normalizeMetadata(field, ctx));
+    const metadata = normalizeMetadata(field, ctx);
+    const aggr = metadata.get('aggr');
+    if (aggr !== undefined && aggr !== 'count' && !NUMERIC.has(columnKind(field.type)!)) {
+      // aggregate() without aggr uses this default, and would fail on every call
+      const message = `column "${name}": aggr ${aggr} needs a numeric column, got ${typeName(field.type)}; count works on any column`;
+      throw new HaloclineError('InvalidSchema', message, { ...ctx, column: name, value: aggr });
+    }
+    return new Field(name, field.type, field.nullable === true, metadata);
   });
   return new Schema(out, new Map(schema.metadata ?? []));
 }
@@ -49,6 +56,9 @@ export function normalizeSchema(schema: Schema, ctx: { table?: string } = {}): S
 export function isSchema(x: unknown): x is Schema {
   return Schema.isSchema(x);
 }
+
+// the kinds sum, avg, min and max aggregate
+const NUMERIC: ReadonlySet<ColumnKind> = new Set(['int', 'bigint', 'float']);
 
 // The types a column may have, as listed in InvalidSchema messages.
 const SUPPORTED_TYPES =

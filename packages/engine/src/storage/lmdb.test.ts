@@ -1,4 +1,8 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { openStore } from '../store.js';
+import { rejected } from '../test-util/errors.js';
 import { tempDir } from '../test-util/tmp.js';
 import { openLmdbMetaStore } from './lmdb.js';
 
@@ -50,5 +54,45 @@ describe('binary values', () => {
     expect(back.a).toBeInstanceOf(Uint8Array);
     expect(back.a.buffer).not.toBe(raw.buffer);
     expect(decode(encode({ plain: 1 }))).toEqual({ plain: 1 });
+  });
+
+});
+
+describe('a damaged data file', () => {
+  it('is refused with Corrupt when it is not an LMDB environment, instead of lmdb crashing the process', async () => {
+    const good = await tempDir();
+    const meta = await openLmdbMetaStore(good.path);
+    await meta.write((tx) => tx.put('a', 1));
+    await meta.close();
+    const valid = await readFile(join(good.path, 'data.mdb'));
+    await good.remove();
+    // each of these made lmdb segfault (or bus-error) the whole process on open
+    const damaged = {
+      garbage: Buffer.from('garbage'.repeat(1000)),
+      zeros: Buffer.alloc(valid.length),
+      truncated: valid.subarray(0, 100),
+    };
+    for (const [what, bytes] of Object.entries(damaged)) {
+      const dir = await tempDir();
+      cleanups.push(dir.remove);
+      await writeFile(join(dir.path, 'data.mdb'), bytes);
+      const e = await rejected('Corrupt', openLmdbMetaStore(dir.path));
+      expect(e.path, what).toBe(join(dir.path, 'data.mdb'));
+      expect(e.message).toMatch(/is not an LMDB environment/);
+    }
+    // through openStore, the readers' environment too (the metadata is closed again)
+    const store = await tempDir();
+    cleanups.push(store.remove);
+    await mkdir(join(store.path, 'readers'), { recursive: true });
+    await writeFile(join(store.path, 'readers', 'data.mdb'), damaged.zeros);
+    expect((await rejected('Corrupt', openStore({ path: store.path, workers: 0 }))).path).toBe(join(store.path, 'readers', 'data.mdb'));
+    await writeFile(join(store.path, 'readers', 'data.mdb'), Buffer.alloc(0));
+    await (await openStore({ path: store.path, workers: 0 })).close();
+    // an empty file is a new environment, as LMDB makes it
+    const fresh = await tempDir();
+    await writeFile(join(fresh.path, 'data.mdb'), Buffer.alloc(0));
+    const again = await openLmdbMetaStore(fresh.path);
+    cleanups.push(fresh.remove, () => again.close());
+    expect(again.get('a')).toBeUndefined();
   });
 });

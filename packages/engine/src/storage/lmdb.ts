@@ -3,7 +3,10 @@ import { ABORT, type RootDatabase } from 'lmdb';
 import type { MetaStore, MetaTx } from './metastore.js';
 import { openShared, type SharedLmdb } from './lmdb-shared.js';
 
-/** Opens (creating if needed) the LMDB environment in the existing directory `path`; stores of one process share it. */
+/**
+ * Opens (creating if needed) the LMDB environment in the existing directory `path`; stores of one
+ * process share it. `Corrupt` when its data file is not an LMDB environment (see `openShared`).
+ */
 export async function openLmdbMetaStore(path: string): Promise<MetaStore> {
   return new LmdbMetaStore(await openShared<Buffer>(path, { encoding: 'binary', compression: false }));
 }

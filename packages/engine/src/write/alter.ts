@@ -1,14 +1,16 @@
 // Alter: a new schema for a table, its data re-written under it; the old data goes only if all of it converts.
 import { type Data, Field, RecordBatch, Schema, Struct, makeData } from 'apache-arrow';
 import type { StoreContext } from '../context.js';
+import { type Cast, castData } from '../data/cast/cast.js';
+import { castText } from '../data/cast/text.js';
 import { conformBatch } from '../data/from-batch.js';
 import { checkSpatial } from '../geo/validate.js';
-import { HaloclineError } from '../errors.js';
+import { HaloclineError, isHaloclineError } from '../errors.js';
 import { loadColumn } from '../read/load.js';
 import { scanBatches } from '../read/execute.js';
 import { plan } from '../read/plan.js';
-import { type Snapshot, openSnapshot } from '../read/snapshot.js';
-import type { PartRecord } from '../storage/records.js';
+import { type Snapshot, liveRows, openSnapshot } from '../read/snapshot.js';
+import { type PartRecord, type TableRecord, tableKey } from '../storage/records.js';
 import { encodeSchema } from '../schema/serialize.js';
 import { normalizeSchema } from '../schema/validate.js';
 import { commit } from './commit.js';
@@ -20,33 +22,53 @@ export interface AlterPlan {
   readonly sources: readonly (string | null)[];
 }
 
+/** Attempts of an alter whose table changed (new rows, compaction) while it rewrote it, schema unchanged. */
+const ALTER_ATTEMPTS = 5;
+
 /**
  * Re-writes every partition of table `name` under `schema` and commits schema and data in one
  * version. Fails with InvalidSchema (bad mapping), InvalidData (a value that does not convert: the
- * row counts across the table in row order) or Conflict (the table changed meanwhile); on failure
- * the table is exactly as it was.
+ * row counts across the table in row order) or Conflict (another alter changed the schema
+ * meanwhile, or the table kept changing); on failure the table is exactly as it was. When other
+ * commits (inserts, deletes, the background compaction of earlier inserts) changed the table but
+ * not its schema while it was rewritten, the alter starts again from the table as it is then.
  */
 export async function alterTable(ctx: StoreContext, name: string, schema: Schema): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    const schemaVersion = await alterOnce(ctx, name, schema);
+    if (schemaVersion === null) return;
+    const now = ctx.meta.get<TableRecord>(tableKey(name));
+    if (attempt === ALTER_ATTEMPTS || (now?.schemaVersion ?? 0) !== schemaVersion) {
+      throw new HaloclineError('Conflict', `table "${name}" changed during alter; retry the alter`, { table: name });
+    }
+  }
+}
+
+// one attempt: null when committed, else (the table changed meanwhile) the schema version it started from
+async function alterOnce(ctx: StoreContext, name: string, schema: Schema): Promise<number | null> {
   const snap = openSnapshot(ctx, name);
   const written: (WrittenPart & { seq: number })[] = [];
+  const schemaVersion = snap.record.schemaVersion ?? 0;
   try {
-    const plan = planAlter(snap.schema, normalizeSchema(schema, { table: name }), name);
+    const empty = snap.parts.every((p) => liveRows(snap, p) === 0);
+    const plan = planAlter(snap.schema, normalizeSchema(schema, { table: name }), name, empty);
     let firstRow = 0;
     for (const part of snap.parts) {
       const present = plan.schema.fields.flatMap((f, i) => (plan.sources[i] ? [{ name: f.name, source: plan.sources[i]! }] : []));
       const { data, rows } = await liveColumns(ctx, snap, part, present.map((c) => c.source));
       if (rows === 0) continue;
       const source = batchOf(present.map((c, i) => new Field(c.name, data[i]!.type, true)), data, rows);
-      const converted = conformBatch(plan.schema, source, { table: name }, firstRow);
+      const converted = conformBatch(plan.schema, source, { table: name }, firstRow, alterCast);
       checkSpatial(plan.schema, [converted], { table: name }, firstRow);
       written.push({ ...(await writePart(ctx, snap.record.id, plan.schema, converted.data.children)), seq: part.seq });
       firstRow += rows;
     }
     const encoded = Buffer.from(encodeSchema(plan.schema)).toString('base64');
-    const schemaVersion = snap.record.schemaVersion ?? 0;
     await commit(ctx, name, snap.record.id, { add: written, remove: snap.parts, schemaVersion, alter: { schema: encoded, baseVersion: snap.record.version } });
+    return null;
   } catch (e) {
     await removeParts(ctx, written);
+    if (isHaloclineError(e, 'Conflict')) return schemaVersion;
     throw e;
   } finally {
     snap.release();
@@ -55,10 +77,11 @@ export async function alterTable(ctx: StoreContext, name: string, schema: Schema
 
 /**
  * Maps the new schema's columns to the old ones: through `prev_name` (a rename), else by name; a
- * column with neither is new and must be nullable. `prev_name` is consumed; a renamed column keeps
- * (or gains) `ingest_name` = its old name, so files ingested before still land in it.
+ * column with neither is new and must be nullable unless the table has no rows (`empty`).
+ * `prev_name` is consumed; a renamed column keeps (or gains) `ingest_name` = its old name, so files
+ * ingested before still land in it.
  */
-export function planAlter(old: Schema, next: Schema, table: string): AlterPlan {
+export function planAlter(old: Schema, next: Schema, table: string, empty = false): AlterPlan {
   const used = new Map<string, string>();
   const sources = next.fields.map((f) => {
     const prev = f.metadata.get('prev_name');
@@ -66,7 +89,7 @@ export function planAlter(old: Schema, next: Schema, table: string): AlterPlan {
     if (prev !== undefined && !old.fields.some((o) => o.name === prev)) {
       throw new HaloclineError('InvalidSchema', `column "${f.name}" has prev_name "${prev}", but the table has no column "${prev}"`, { table, column: f.name });
     }
-    if (source === null && !f.nullable) {
+    if (source === null && !f.nullable && !empty) {
       throw new HaloclineError('InvalidSchema', `new column "${f.name}" must be nullable: existing rows have no value for it`, { table, column: f.name });
     }
     if (source !== null) {
@@ -87,6 +110,9 @@ export function planAlter(old: Schema, next: Schema, table: string): AlterPlan {
   });
   return { schema: new Schema(fields, next.metadata), sources };
 }
+
+// the insert path's casts, then text parsed or formatted (an ingested CSV column of ISO strings becomes a timestamp)
+const alterCast: Cast = (data, to) => castData(data, to) ?? castText(data, to);
 
 // the named columns of a partition without its deleted rows
 async function liveColumns(ctx: StoreContext, snap: Snapshot, part: PartRecord, names: readonly string[]): Promise<{ data: Data[]; rows: number }> {
