@@ -123,6 +123,16 @@ describe('insert and select', () => {
     await expectCode(t.select(undefined, { cols: ['nope'] }).all(), 'InvalidArgument');
     await expectCode(t.select(5 as unknown as string).all(), 'InvalidArgument');
     await expectCode(t.select().pages(-1).next(), 'InvalidArgument');
+    // a misspelt option is refused, not ignored (it would answer every column, or an unfiltered delete's rows)
+    const colz = await expectCode(t.select(undefined, { colz: ['depth'] } as never).all(), 'InvalidArgument');
+    expect(colz.message).toBe('unknown option "colz"; the options are cols, vars');
+    await expectCode(t.select(undefined, null as never).count(), 'InvalidArgument');
+    await t.insert(rowsOf(3));
+    await expectCode(
+      t.transaction((tx) => tx.delete('depth > $d', { vars: { d: 0 }, cols: ['id'] } as never)),
+      'InvalidArgument',
+    );
+    expect(await t.select().count()).toBe(3);
   });
 
   it('stores nothing of an insert with one bad row', async () => {

@@ -9,7 +9,7 @@ import { Cursor } from '../cursor.js';
 import { type InsertInput, toRecordBatches } from '../data/convert.js';
 import { HaloclineError, isHaloclineError } from '../errors.js';
 import { type PartMatches, matchEach, scanMatches } from '../read/execute.js';
-import { type Plan, plan, type SelectOptions } from '../read/plan.js';
+import { MATCH_OPTIONS, type Plan, checkOptions, plan, type SelectOptions } from '../read/plan.js';
 import { openSnapshot, type Snapshot } from '../read/snapshot.js';
 import { commit } from '../write/commit.js';
 import { scheduleCompaction } from '../write/compact.js';
@@ -246,6 +246,7 @@ export class Transaction implements TransactionApi {
     if (typeof filter !== 'string') {
       throw new HaloclineError('InvalidArgument', `the filter must be a query string, got ${typeof filter}`, { table: this.table });
     }
+    checkOptions(options, MATCH_OPTIONS, this.table);
     this.flush();
     const view = this.data.view();
     return [view, plan(view.schema, this.table, filter, { vars: options.vars })];

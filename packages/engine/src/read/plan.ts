@@ -39,6 +39,7 @@ export interface SelectOptions {
  * indexed count before its code is optimised).
  */
 export function plan(schema: Schema, table: string, filter: string | undefined, options: SelectOptions = {}): Plan {
+  checkOptions(options, SELECT_OPTIONS, table);
   const key = planKey(filter, options);
   if (key === null) return build(schema, table, filter, options);
   let plans = cache.get(schema);
@@ -52,6 +53,23 @@ export function plan(schema: Schema, table: string, filter: string | undefined, 
 }
 
 const CACHED = 64;
+
+/** The option names of a select (`SelectOptions`), and of a delete or replace (`vars` alone). */
+export const SELECT_OPTIONS: ReadonlySet<string> = new Set(['cols', 'vars']);
+export const MATCH_OPTIONS: ReadonlySet<string> = new Set(['vars']);
+
+/**
+ * InvalidArgument unless `options` is an object whose keys are all `known`: a misspelt option
+ * (`{ colz: [...] }`) would otherwise be ignored, and the call answer something else than asked.
+ */
+export function checkOptions(options: unknown, known: ReadonlySet<string>, table: string): void {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new HaloclineError('InvalidArgument', `options must be an object, got ${options === null ? 'null' : Array.isArray(options) ? 'an array' : typeof options}`, { table });
+  }
+  for (const key in options) {
+    if (!known.has(key)) throw new HaloclineError('InvalidArgument', `unknown option "${key}"; the options are ${[...known].join(', ')}`, { table });
+  }
+}
 const cache = new WeakMap<Schema, Map<string, Plan>>();
 
 // the cache key of a well-formed request; null (not cached) for anything else, which `build` judges
