@@ -47,9 +47,7 @@ export const w1Concurrent: Workload = {
     // about a second of reads per figure: the busy window holds the merges compaction runs about once a second
     const runs = ctx.runs * 10;
     const read = () => t.select(FILTER).count();
-    const warm = async () => {
-      for (const end = performance.now() + WARM_MS; performance.now() < end; ) await read();
-    };
+    const warm = untimed(read);
     // both figures after WARM_MS of untimed reads: the idle one is not of scans still being compiled
     await warm();
     const window = () => timings(read, { runs, forceGc: false });
@@ -100,9 +98,7 @@ export const w1Concurrent: Workload = {
 async function duckRounds(ctx: BenchContext, rows: readonly RecordBatch[], runs: number, perSecond: number): ReturnType<typeof interleaved> {
   const sql = `SELECT count(*) FROM obs WHERE ${FILTER}`;
   const read = () => ctx.duck.count(sql);
-  const warm = async () => {
-    for (const end = performance.now() + WARM_MS; performance.now() < end; ) await read();
-  };
+  const warm = untimed(read);
   const window = () => timings(read, { runs, forceGc: false });
   const writer = await ctx.duck.writer('obs');
   try {
@@ -118,6 +114,11 @@ async function duckRounds(ctx: BenchContext, rows: readonly RecordBatch[], runs:
     await ctx.duck.connection.run(`DELETE FROM obs WHERE id >= ${ctx.rows}`);
   }
 }
+
+/** `read` called back to back for WARM_MS, untimed. */
+const untimed = (read: () => Promise<unknown>) => async (): Promise<void> => {
+  for (const end = performance.now() + WARM_MS; performance.now() < end; ) await read();
+};
 
 /** `fn`, at most `perSecond` calls a second: each call then waits out the rest of its slot. */
 export function paced(fn: () => Promise<void>, perSecond: number): () => Promise<void> {

@@ -156,5 +156,9 @@ describe('aggregate', () => {
     expect(await rejected('QueryType', () => t.aggregate('bucket(platform, 1)'))).toMatchObject({ token: 'platform' });
     expect(await rejected('InvalidArgument', () => t.aggregate('platform', { aggr: { temp: 'median' } }))).toMatchObject({ column: 'temp' });
     expect(await rejected('InvalidArgument', () => t.aggregate('platform', { aggr: { platform: 'sum' } }))).toMatchObject({ column: 'platform' });
+    // a misspelt option is refused, not ignored (`filter` for `query` would group every row)
+    expect((await rejected('InvalidArgument', () => t.aggregate('platform', { filter: 'depth > 1' } as never))).message).toBe(
+      'unknown option "filter"; the options are query, aggr, vars',
+    );
   });
 });

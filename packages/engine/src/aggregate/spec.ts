@@ -9,6 +9,7 @@ import { firstSpatial, isWkb } from '../geo/columns.js';
 import { referencedColumns } from '../expr/typed.js';
 import { resolutionProblem } from '../geo/h3.js';
 import { fieldInfo, type Aggr } from '../schema/metadata.js';
+import { AGGREGATE_OPTIONS, checkOptions } from '../read/plan.js';
 
 /** How rows map to groups; plain data, sent to scan workers. */
 export type GroupKey =
@@ -50,6 +51,7 @@ export interface AggregateOptions {
  * aggregateTask(schema, 'h3(lat, lon, 5)', {}, 'ctd') // { key: { kind: 'h3point', ... }, fields: [...] }
  */
 export function aggregateTask(schema: Schema, groupBy: string, options: AggregateOptions, table: string): AggregateTask {
+  checkOptions(options, AGGREGATE_OPTIONS, table);
   if (typeof groupBy !== 'string' || groupBy.trim() === '') {
     throw new HaloclineError('InvalidArgument', 'aggregate needs a group-by expression (a column, a comparison, bucket(...) or h3(...))', { table });
   }

@@ -54,9 +54,10 @@ export function plan(schema: Schema, table: string, filter: string | undefined, 
 
 const CACHED = 64;
 
-/** The option names of a select (`SelectOptions`), and of a delete or replace (`vars` alone). */
+/** The option names of a select (`SelectOptions`), of a delete or replace (`vars` alone), of an aggregate. */
 export const SELECT_OPTIONS: ReadonlySet<string> = new Set(['cols', 'vars']);
 export const MATCH_OPTIONS: ReadonlySet<string> = new Set(['vars']);
+export const AGGREGATE_OPTIONS: ReadonlySet<string> = new Set(['query', 'aggr', 'vars']);
 
 /**
  * InvalidArgument unless `options` is an object whose keys are all `known`: a misspelt option
