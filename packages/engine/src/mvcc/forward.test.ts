@@ -13,10 +13,10 @@ const schema = new Schema([new Field('k', new Int32(), false, new Map([['index',
 const rows = (ids: number[]) => ids.map((id) => ({ k: (id * 7919) % 101, id }));
 const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i);
 
-async function setup(): Promise<{ t: Table; ctx: StoreContext; merge: () => Promise<number> }> {
+async function setup(workers: number): Promise<{ t: Table; ctx: StoreContext; merge: () => Promise<number> }> {
   // leaves of 256 rows and compactRun 100: the test's small inserts trigger no background merge;
   // `merge` runs the merges the table is due with leaves of 4 rows and a run of 2
-  const store = await freshStore({ partitionRows: 1024, compactRun: 100 });
+  const store = await freshStore({ partitionRows: 1024, compactRun: 100, workers });
   const t = store.table('kd');
   await t.create(schema);
   const ctx = (t as unknown as { ctx: StoreContext }).ctx;
@@ -41,9 +41,10 @@ const levels = (ctx: StoreContext) => {
   return snap.parts.map((p) => p.level ?? 0);
 };
 
-describe('forwards of k-d split merges', () => {
+// without workers the merge runs here; with them on the part writer thread, which maps the rows
+describe.each([0, 1])('forwards of k-d split merges (workers: %i)', (workers) => {
   it('a transaction that began before a k-d merge (and a second one on top) deletes exactly its rows', async () => {
-    const { t, ctx, merge } = await setup();
+    const { t, ctx, merge } = await setup(workers);
     for (let i = 0; i < 3; i++) await t.insert(rows(range(i * 5, i * 5 + 5)));
     await t.transaction(async (tx) => void (await tx.delete('id == 4'))); // dropped by the merge
     const tx = await t.begin();
@@ -63,7 +64,7 @@ describe('forwards of k-d split merges', () => {
   });
 
   it('conflicts when a row it deletes was deleted by another commit before or after the merge', async () => {
-    const { t, merge } = await setup();
+    const { t, merge } = await setup(workers);
     for (let i = 0; i < 3; i++) await t.insert(rows(range(i * 5, i * 5 + 5)));
     const before = await t.begin();
     const after = await t.begin();

@@ -25,29 +25,59 @@ export function concatForwards(snap: Snapshot, run: readonly PartRecord[], to: s
 }
 
 /**
- * Forwards of a k-d split merge: the live rows of `run`, concatenated in order, were distributed to
- * the partitions `to` (leaf `L` holds the merged rows `leaves[L]`, ascending; or, when `at` is given,
- * in any order, merged row m being row `at[m]` of its leaf).
+ * Where a k-d split merge sent the live rows of one of its inputs (`ForwardRecord.split` without
+ * its target ids): the leaf of each live row, the merged rows each leaf had from the inputs before
+ * this one, and, when the leaves are ordered by a column, the row of each in its leaf.
  */
-export function splitForwards(snap: Snapshot, run: readonly PartRecord[], to: readonly string[], leaves: readonly Int32Array[], at?: Uint32Array): ForwardRecord[] {
+export interface SplitMap {
+  readonly base: readonly number[];
+  /** u8 per live row, or u16 LE when `wide`. */
+  readonly leaf: Uint8Array;
+  /** u32 LE per live row. */
+  readonly at?: Uint8Array;
+}
+
+/** The split maps of a merge's inputs, whether leaf indices are u16, all from one `splitMaps`. */
+export interface SplitMaps {
+  readonly wide: boolean;
+  readonly maps: readonly SplitMap[];
+}
+
+/**
+ * The split maps of a k-d split merge that concatenated inputs with `live[i]` live rows each and
+ * distributed them to leaves (leaf `L` holds the merged rows `leaves[L]`, ascending; or, when `at`
+ * is given, in any order, merged row m being row `at[m]` of its leaf). Work in the merged rows
+ * (tens of ms for a merge of millions), so it runs where the merge did, the part writer thread,
+ * not on the thread that commits the merge (the event loop). The maps are views of one buffer from
+ * `alloc` and of `at`, which must not change afterwards.
+ */
+export function splitMaps(live: readonly number[], leaves: readonly Int32Array[], at?: Uint32Array, alloc: (bytes: number) => ArrayBufferLike = (n) => new ArrayBuffer(n)): SplitMaps {
   const total = leaves.reduce((n, l) => n + l.length, 0);
-  const wide = to.length > 256;
-  const leafOf = wide ? new Uint16Array(total) : new Uint8Array(total);
-  leaves.forEach((rows, L) => {
+  const wide = leaves.length > 256;
+  const leafOf = wide ? new Uint16Array(alloc(total * 2)) : new Uint8Array(alloc(total));
+  for (let L = 0; L < leaves.length; L++) {
+    const rows = leaves[L]!;
     for (let j = 0; j < rows.length; j++) leafOf[rows[j]!] = L;
-  });
-  const seen = new Array<number>(to.length).fill(0); // merged rows per leaf before the current input
+  }
+  const seen = new Array<number>(leaves.length).fill(0); // merged rows per leaf before the current input
   let offset = 0;
-  return run.map((p) => {
-    const dropped = droppedRows(snap, p);
-    const live = p.rows - dropped.length;
-    const slice = leafOf.slice(offset, offset + live);
+  const maps = live.map((n): SplitMap => {
+    const slice = leafOf.subarray(offset, offset + n);
     const base = [...seen];
-    for (let m = 0; m < live; m++) seen[slice[m]!]!++;
-    offset += live;
+    for (let m = 0; m < n; m++) seen[slice[m]!]!++;
     const leaf = new Uint8Array(slice.buffer, slice.byteOffset, slice.byteLength);
-    const rows = at ? { at: new Uint8Array(at.slice(offset - live, offset).buffer) } : {};
-    return { part: p.id, to: null, offset: 0, asOf: snap.record.version, dropped: encodePositions(dropped), split: { to, base, leaf, wide, ...rows } };
+    const rows = at ? { at: new Uint8Array(at.buffer, at.byteOffset + offset * 4, n * 4) } : {};
+    offset += n;
+    return { base, leaf, ...rows };
+  });
+  return { wide, maps };
+}
+
+/** Forwards of a k-d split merge of `run` into the partitions `to`, its inputs' rows mapped by `split` (`splitMaps`). */
+export function splitForwards(snap: Snapshot, run: readonly PartRecord[], to: readonly string[], split: SplitMaps): ForwardRecord[] {
+  return run.map((p, i) => {
+    const { base, leaf, at } = split.maps[i]!;
+    return { part: p.id, to: null, offset: 0, asOf: snap.record.version, dropped: encodePositions(droppedRows(snap, p)), split: { to, base, leaf, wide: split.wide, ...(at ? { at } : {}) } };
   });
 }
 

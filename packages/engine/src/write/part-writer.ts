@@ -4,6 +4,7 @@ import { Data, DataType, type Schema } from 'apache-arrow';
 import type { Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { ZoneStats } from '../expr/kernel.js';
+import type { SplitMaps } from '../mvcc/forward.js';
 import { type ErrorCode, HaloclineError } from '../errors.js';
 import { sharedCopy } from '../exec/arrays.js';
 import { workerModule } from '../exec/pool.js';
@@ -168,7 +169,8 @@ export class PartWriter {
    * A tier merge, whole on the thread: it reads the inputs, drops their deleted rows, joins them,
    * splits them into leaves of partition files of `table` (`tier-split.ts`) and writes each
    * durably; when one fails it removes the others and the merge fails. Back come each leaf's file,
-   * its merged rows and positions (for `splitForwards`), and its `warm` columns as written.
+   * where each input's rows went (`moved`, for the forward records: the thread computes them, the
+   * caller's event loop does not), and each leaf's `warm` columns as written.
    */
   async tier(task: {
     table: string;
@@ -177,18 +179,16 @@ export class PartWriter {
     inputs: readonly MergeInput[];
     split: TierSplit;
     warm?: readonly string[];
-  }): Promise<{ parts: (EncodedPart & { file: string })[]; leaves: Int32Array[]; at?: Uint32Array; sortedBy?: string; warm: { names: string[]; columns: Data[][] } }> {
+  }): Promise<{ parts: (EncodedPart & { file: string })[]; moved: SplitMaps; sortedBy?: string; warm: { names: string[]; columns: Data[][] } }> {
     const inputs = task.inputs.map(({ file, rows, segments, deleted }) => ({ file, rows, segments, ...(deleted ? { deleted } : {}) }));
     const names = (task.warm ?? []).filter((n) => task.schema.fields.some((f) => f.name === n));
     const sent = { root: this.root, table: task.table, token: task.token, schema: this.schemaBytes(task.schema), inputs, split: task.split, ...(names.length > 0 ? { warm: names } : {}) };
     const reply = (await this.merging(this.pool.run(sent))) as TierWriteReply;
     if (!('tier' in reply)) throw failure(reply, task.table);
-    const { parts, rows, at, sortedBy, warm } = reply.tier;
-    let offset = 0;
-    const leaves = parts.map((p) => rows.subarray(offset, (offset += p.rows)));
+    const { parts, moved, sortedBy, warm } = reply.tier;
     const types = names.map((n) => task.schema.fields.find((f) => f.name === n)!.type);
     const columns = (warm ?? []).map((leaf) => leaf.map((s, i) => rebuild(types[i]!, s)));
-    return { parts, leaves, ...(at ? { at } : {}), ...(sortedBy ? { sortedBy } : {}), warm: { names: warm ? names : [], columns } };
+    return { parts, moved, ...(sortedBy ? { sortedBy } : {}), warm: { names: warm ? names : [], columns } };
   }
 
   /**

@@ -134,7 +134,9 @@ describe('tier merges on the part writer thread', () => {
         makeVector(BigInt64Array.from({ length: rows }, (_, i) => BigInt(i))).data[0]!,
         vectorFromArray(Array.from({ length: rows }, (_, i) => `r${i}`), new Utf8()).data[0]!,
       ];
-      const task = { root: dir.path, table: 'tbl', token: 'tok', schema: encodeSchema(schema), inputs: [], split: { leafRows: 10, spans: {} } };
+      // two inputs of 20 and 30 rows (writeLeaves reads only their row counts: the columns are given)
+      const inputs = [20, 30].map((n, i) => ({ file: `in${i}`, rows: n, segments: [] }));
+      const task = { root: dir.path, table: 'tbl', token: 'tok', schema: encodeSchema(schema), inputs, split: { leafRows: 10, spans: {} } };
       let writes = 0;
       const failThird = (root: string, file: string, chunks: readonly Uint8Array[]) => {
         if (++writes === 3) throw new Error('disk full');
@@ -148,7 +150,14 @@ describe('tier merges on the part writer thread', () => {
       expect(done.parts.length).toBeGreaterThan(3);
       expect(done.parts.every((p) => p.rows <= 10)).toBe(true);
       expect(done.parts.reduce((n, p) => n + p.rows, 0)).toBe(rows);
-      expect([...done.rows].sort((a, b) => a - b)).toEqual(Array.from({ length: rows }, (_, i) => i));
+      // where each input's rows went: every leaf gets its rows, the second input's counted on top of the first's
+      const { wide, maps } = done.moved;
+      expect(wide).toBe(false);
+      expect(maps.map((m) => m.leaf.length)).toEqual([20, 30]);
+      const perLeaf = (m: (typeof maps)[number]) => done.parts.map((_, L) => m.leaf.filter((l) => l === L).length);
+      expect(maps[0]!.base).toEqual(done.parts.map(() => 0));
+      expect(maps[1]!.base).toEqual(perLeaf(maps[0]!));
+      expect(perLeaf(maps[0]!).map((n, L) => n + perLeaf(maps[1]!)[L]!)).toEqual(done.parts.map((p) => p.rows));
       expect(readdirSync(join(dir.path, 'parts', 'tbl')).sort()).toEqual(done.parts.map((p) => p.file.split('/').pop()).sort());
     } finally {
       await dir.remove();

@@ -2,6 +2,8 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Data, Schema } from 'apache-arrow';
+import { countDeleted } from '../mvcc/deletes.js';
+import { type SplitMaps, splitMaps } from '../mvcc/forward.js';
 import { partFile } from '../storage/records.js';
 import { takeRows } from './kd-split.js';
 import { type EncodedPart, type WriteFile, partIdOf, writeEncoded } from './partition.js';
@@ -22,14 +24,12 @@ export interface TierWriteTask {
 }
 
 /**
- * What the thread wrote, leaf by leaf: `rows` holds the merged rows of every leaf one after the
- * other (leaf L's are the next `parts[L].rows`), `at` the row of each merged row in its leaf, both in
- * shared memory (`splitForwards` reads them); `warm[L]` the asked-for columns of leaf L.
+ * What the thread wrote, leaf by leaf, and where each input's live rows went (`split`, in shared
+ * memory, for the merge's forward records); `warm[L]` the asked-for columns of leaf L.
  */
 export interface TierWritten {
   readonly parts: (EncodedPart & { file: string })[];
-  readonly rows: Int32Array;
-  readonly at?: Uint32Array;
+  readonly moved: SplitMaps;
   readonly sortedBy?: string;
   readonly warm?: SharedData[][];
 }
@@ -41,7 +41,7 @@ export interface TierWritten {
 export async function writeLeaves(task: TierWriteTask, schema: Schema, columns: readonly Data[], write?: WriteFile): Promise<TierWritten> {
   const rows = columns[0]?.length ?? 0;
   const shared = (bytes: number) => new SharedArrayBuffer(bytes);
-  if (rows === 0) return { parts: [], rows: new Int32Array(shared(0)) };
+  if (rows === 0) return { parts: [], moved: { wide: false, maps: [] } };
   const { leaves, at, sortedBy } = tierLeaves(schema, columns, rows, task.split, shared);
   const warmAt = (task.warm ?? []).map((n) => schema.fields.findIndex((f) => f.name === n)).filter((i) => i >= 0);
   const parts: (EncodedPart & { file: string })[] = [];
@@ -59,11 +59,7 @@ export async function writeLeaves(task: TierWriteTask, schema: Schema, columns: 
     for (const p of parts) rmSync(join(task.root, p.file), { force: true });
     throw e;
   }
-  const all = new Int32Array(shared(rows * 4));
-  let offset = 0;
-  for (const leaf of leaves) {
-    all.set(leaf, offset);
-    offset += leaf.length;
-  }
-  return { parts, rows: all, ...(at ? { at } : {}), ...(sortedBy ? { sortedBy } : {}), ...(warmAt.length > 0 ? { warm } : {}) };
+  const live = task.inputs.map((p) => (p.deleted ? p.rows - countDeleted(p.deleted, p.rows) : p.rows));
+  const moved = splitMaps(live, leaves, at, shared);
+  return { parts, moved, ...(sortedBy ? { sortedBy } : {}), ...(warmAt.length > 0 ? { warm } : {}) };
 }

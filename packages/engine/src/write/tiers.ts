@@ -5,13 +5,14 @@ import type { StoreContext } from '../context.js';
 import { scanBatches } from '../read/execute.js';
 import { plan } from '../read/plan.js';
 import type { Snapshot } from '../read/snapshot.js';
-import { concatForwards, splitForwards } from '../mvcc/forward.js';
+import { type SplitMaps, concatForwards, splitForwards, splitMaps } from '../mvcc/forward.js';
+import { liveRows } from '../read/snapshot.js';
 import type { ForwardRecord, PartRecord } from '../storage/records.js';
 import { takeRows } from './kd-split.js';
 import type { PartWriter } from './part-writer.js';
 import { type WrittenPart, removeParts, sliceColumns, writePart } from './partition.js';
 import { splitColumns } from './split-key.js';
-import { type TierLeaves, type TierSplit, tierLeaves } from './tier-split.js';
+import { type TierSplit, tierLeaves } from './tier-split.js';
 
 /** Runs of one tier merged together into the next tier. */
 export const FANOUT = 4;
@@ -73,8 +74,9 @@ export interface TierWarm {
  * over the indexed columns' keys, tagged with `level` and one new run id, each leaf's rows ordered by
  * the first indexed column with one key a scan can binary-search (`sortedBy`). Removes them on failure.
  * With a part writer, all of it (reading, joining, splitting, sorting, gathering, encoding, writing)
- * runs on its thread, which sends back the columns named in `warm` as written (`onWarm`); this
- * thread only computes the forwards. Without, the same steps run here.
+ * runs on its thread, which sends back the columns named in `warm` as written (`onWarm`) and where
+ * each input's rows went; this thread only makes the forward records of that. Without, the same
+ * steps run here.
  */
 export async function writeTier(ctx: StoreContext, snap: Snapshot, pick: TierPick, warm: readonly string[] = [], onWarm?: (w: TierWarm) => void): Promise<TierWrite> {
   const schema = snap.schema;
@@ -89,13 +91,15 @@ export async function writeTier(ctx: StoreContext, snap: Snapshot, pick: TierPic
   const order = made.sortedBy !== undefined ? { sortedBy: made.sortedBy } : {};
   const written = made.parts.map((part, i) => ({ ...part, level: pick.level, run, seq: seq + i / made.parts.length, ...order }));
   if (onWarm) written.forEach((part, i) => made.warm[i] && onWarm({ part, names: made.names, columns: made.warm[i] }));
-  const forwards = splitForwards(snap, pick.inputs, written.map((w) => w.id), made.leaves, made.at);
+  const forwards = splitForwards(snap, pick.inputs, written.map((w) => w.id), made.moved);
   return { written, forwards };
 }
 
-// the leaves a tier merge wrote, in leaf order, and their rows (`TierLeaves`)
-interface Made extends TierLeaves {
+// the leaves a tier merge wrote, in leaf order, and where the inputs' rows went
+interface Made {
   readonly parts: WrittenPart[];
+  readonly moved: SplitMaps;
+  readonly sortedBy?: string;
   readonly names: readonly string[];
   readonly warm: readonly (readonly Data[])[];
 }
@@ -114,7 +118,7 @@ async function inline(ctx: StoreContext, snap: Snapshot, pick: TierPick, split: 
   const batches: RecordBatch[] = [];
   for await (const b of scanBatches(ctx, { ...snap, parts: pick.inputs }, plan(schema, snap.record.name, undefined))) batches.push(b);
   const rows = batches.reduce((n, b) => n + b.numRows, 0);
-  if (rows === 0) return { leaves: [], parts: [], names: [], warm: [] };
+  if (rows === 0) return { parts: [], moved: { wide: false, maps: [] }, names: [], warm: [] };
   const columns = sliceColumns(schema, batches, 0, rows);
   const leaves = tierLeaves(schema, columns, rows, split);
   const parts: WrittenPart[] = [];
@@ -124,7 +128,8 @@ async function inline(ctx: StoreContext, snap: Snapshot, pick: TierPick, split: 
     await removeParts(ctx, parts);
     throw e;
   }
-  return { ...leaves, parts, names: [], warm: [] };
+  const moved = splitMaps(pick.inputs.map((p) => liveRows(snap, p)), leaves.leaves, leaves.at);
+  return { parts, moved, ...(leaves.sortedBy ? { sortedBy: leaves.sortedBy } : {}), names: [], warm: [] };
 }
 
 /** The rows of a leaf ordered by their keys (`tier-split.ts`). */
