@@ -48,27 +48,32 @@ type PartWrite = { claim?: Int32Array };
  * thread joins) is recorded (its row count in `asked`) and shown to `hold` (with its index), and
  * waits for `release()` when `hold` says so; `release` also unwraps.
  */
-function interceptWrites(store: Store, hold: (part: PartWrite, k: number) => boolean): { asked: number[]; release: () => void } {
+function interceptWrites(store: Store, hold: (part: PartWrite, k: number) => boolean): { asked: number[]; release: () => void; written: () => Promise<unknown> } {
   const writer = (store as unknown as { ctx: StoreContext }).ctx.partWriter!;
   const write = writer.write.bind(writer);
   const writeChunks = writer.writeChunks.bind(writer);
   let open = () => {};
   const held = new Promise<void>((r) => (open = r));
   const asked: number[] = [];
+  const calls: Promise<unknown>[] = [];
   const seen = async (part: PartWrite, rows: number) => {
     asked.push(rows);
     if (hold(part, asked.length - 1)) await held;
   };
-  writer.write = async (part) => {
-    await seen(part, part.columns[0]!.length);
-    return write(part);
+  writer.write = (part) => {
+    const call = seen(part, part.columns[0]!.length).then(() => write(part));
+    calls.push(call);
+    return call;
   };
-  writer.writeChunks = async (part) => {
-    await seen(part, part.chunks[0]!.reduce((n, c) => n + c.length, 0));
-    return writeChunks(part);
+  writer.writeChunks = (part) => {
+    const call = seen(part, part.chunks[0]!.reduce((n, c) => n + c.length, 0)).then(() => writeChunks(part));
+    calls.push(call);
+    return call;
   };
   return {
     asked,
+    // the writes sent to the thread so far, settled
+    written: () => Promise.allSettled(calls),
     release: () => {
       open();
       writer.write = write;
@@ -245,12 +250,13 @@ describe('the tail shared at commit', () => {
     const t = store.table('t');
     await t.create(schema);
     // the thread starts its share (claims it) and holds it until this thread has written its own
-    const { asked, release } = interceptWrites(store, (part) => {
+    const { asked, release, written } = interceptWrites(store, (part) => {
       expect(Claim.start(part.claim!)).toBe(true);
       return true;
     });
-    // this thread's own share takes a second (its file's commit is held back): the thread, released
-    // then, needs far less than that, so nothing is written twice
+    // this thread's own share lasts until the thread, released when this share is written, has
+    // written its own (its file's commit is held back until then, whatever the machine's load):
+    // the thread finished within the time this one took, so nothing is written twice
     const ctx = (store as unknown as { ctx: StoreContext }).ctx;
     const create = ctx.blobs.create.bind(ctx.blobs);
     const here: string[] = [];
@@ -259,9 +265,9 @@ describe('the tail shared at commit', () => {
       const writer = await create(path);
       const commit = writer.commit.bind(writer);
       writer.commit = async () => {
-        await new Promise((r) => setTimeout(r, 1000));
-        await commit();
         release();
+        await written();
+        await commit();
       };
       return writer;
     };
