@@ -1,6 +1,6 @@
 // W1C probe: where a read's time goes while a writer commits. Per-thread CPU (schedstat) and run-queue
 // wait over an idle and a busy window of equal length, reads completed, commits, the scan tasks each
-// read ran inline and pooled, the main isolate's GC pauses (docs/architecture.md, W1C session 8).
+// read ran inline and pooled, the main isolate's GC pauses (docs/performance-history.md, W1C session 8).
 //
 // usage: node --expose-gc scripts/w1c-probe.mjs <engine package dir> <template store dir> [rows] [windowMs] [options]
 //   --prof <prefix>   CPU profiles of the main thread: <prefix>.idle/.busy(.writer).cpuprofile

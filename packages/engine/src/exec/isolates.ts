@@ -11,7 +11,8 @@ import type { Worker } from 'node:worker_threads';
  * priority. Otherwise V8 compiles on its platform threads, which every isolate in the process
  * shares and which run at normal priority: the part writer's compiles (a long tail of functions
  * reaching the optimising tier over its first minute of work) ran there beside the scans, at nice
- * 0 while the writer itself ran at nice 19 (W1C, docs/architecture.md). V8 decides this per
+ * 0 while the writer itself ran at nice 19 (docs/architecture.md, the part writer; measured in
+ * docs/performance-history.md, W1C session 9). V8 decides this per
  * isolate when it makes one (`--concurrent-recompilation`), so the flag is off only while these
  * isolates are made, then on again. A process started with the flag set either way is left as it is.
  * A worker Piscina starts again later (after a crash) gets the platform threads: only slower.

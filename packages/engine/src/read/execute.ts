@@ -261,7 +261,8 @@ export async function runAll(ctx: StoreContext, parts: readonly PartRecord[], ta
  * round trip of its own, and the thread that drives the scan (and commits a writer's inserts)
  * scans nothing. W1C, a count over ten 1M-row partitions and the 8–12 deltas of a writer's
  * commits, ran the deltas here: 1–2.6 ms of a busy read's main thread, on a loop the workers keep
- * optimised and this thread runs only for deltas (docs/architecture.md). Only tasks whose columns
+ * optimised and this thread runs only for deltas (docs/architecture.md, Execute; measured in
+ * docs/performance-history.md, W1C session 8). Only tasks whose columns
  * are all in shared memory go (a transaction's own rows in ordinary buffers would be copied).
  */
 export function rideAlong(task: ScanTask): boolean {
