@@ -53,6 +53,8 @@ export interface SplitMaps {
  */
 export function splitMaps(live: readonly number[], leaves: readonly Int32Array[], at?: Uint32Array, alloc: (bytes: number) => ArrayBufferLike = (n) => new ArrayBuffer(n)): SplitMaps {
   const total = leaves.reduce((n, l) => n + l.length, 0);
+  // an invariant: the leaves hold exactly the inputs' live rows (else the forwards would misplace rows)
+  if (live.reduce((n, r) => n + r, 0) !== total) throw new Error(`splitMaps: the leaves hold ${total} rows, the inputs ${live.join(' + ')} live rows`);
   const wide = leaves.length > 256;
   const leafOf = wide ? new Uint16Array(alloc(total * 2)) : new Uint8Array(alloc(total));
   for (let L = 0; L < leaves.length; L++) {
