@@ -30,6 +30,8 @@ interface Entry {
 }
 
 const SEQ = 'catalog-seq';
+/** Prefix of `settings` keys of datasets whose storage is still to be removed (value: the dataset). */
+const REMOVAL = 'storage-removal/';
 
 /** About the most bytes of resource JSON one list page holds. */
 export const PAGE_BYTES = 64 * 1024 * 1024;
@@ -122,7 +124,7 @@ export class CatalogStore implements CatalogReader {
     this.index(entry);
     this.spatial.put(resource);
     try {
-      await this.db.root.transaction(() => {
+      await this.db.atomic(() => {
         this.db.resources.put(resource.metadata.uuid, entry);
         this.db.settings.put(SEQ, this.seq);
       });
@@ -159,24 +161,54 @@ export class CatalogStore implements CatalogReader {
     return resource;
   }
 
-  /**
-   * Removes a resource; false when there is none. Unindexed first (synchronously), so an update
-   * racing the removal finds nothing (404) instead of writing the resource back after it; re-indexed
-   * if the removal fails.
-   */
+  /** Datasets deleted from the catalog whose storage is still to be removed (see `deleteAll`'s `storageOf`). */
+  pendingRemovals(): Resource[] {
+    return [...this.db.settings.getRange({ start: REMOVAL, end: `${REMOVAL}\uffff` })].map(({ value }) => value as Resource);
+  }
+
+  /** True while the storage of a deleted dataset with this uuid is still to be removed. */
+  removalPending(uuid: string): boolean {
+    return this.db.settings.get(REMOVAL + uuid) !== undefined;
+  }
+
+  /** Records that the storage of the deleted dataset `uuid` is gone. */
+  async removalDone(uuid: string): Promise<void> {
+    await this.db.settings.remove(REMOVAL + uuid);
+  }
+
+  /** Removes a resource; false when there is none. See {@link deleteAll}. */
   async delete(uuid: string): Promise<boolean> {
-    const entry = this.byUuid.get(uuid);
-    if (!entry) return false;
-    this.unindex(entry);
+    return (await this.deleteAll([uuid])).length > 0;
+  }
+
+  /**
+   * Removes the resources with these uuids (those that exist) in one LMDB transaction: all of them
+   * or, when it fails, none. They are unindexed first (synchronously), so an update racing the
+   * removal finds nothing (404) instead of writing a resource back after it; re-indexed if the
+   * transaction fails. Resolves with the removed resources, in the order given.
+   *
+   * `storageOf` (a dataset among them) is recorded in the same transaction as a pending removal of its
+   * storage, listed by `pendingRemovals` until `removalDone`: the storage removal that follows the
+   * commit can always be finished, even after a crash.
+   */
+  async deleteAll(uuids: readonly string[], options: { storageOf?: Resource } = {}): Promise<Resource[]> {
+    const entries = [...new Set(uuids)].map((u) => this.byUuid.get(u)).filter((e) => e !== undefined);
+    if (entries.length === 0) return [];
+    for (const e of entries) this.unindex(e);
     try {
-      await this.db.resources.remove(uuid);
-    } catch (e) {
-      this.index(entry);
-      this.spatial.put(entry.resource);
-      throw e;
+      await this.db.atomic(() => {
+        for (const e of entries) this.db.resources.remove(e.resource.metadata.uuid);
+        if (options.storageOf) this.db.settings.put(REMOVAL + options.storageOf.metadata.uuid, options.storageOf);
+      });
+    } catch (err) {
+      for (const e of entries) {
+        this.index(e);
+        this.spatial.put(e.resource);
+      }
+      throw err;
     }
-    this.emit({ type: 'delete', uuid, resource: entry.resource });
-    return true;
+    for (const e of entries) this.emit({ type: 'delete', uuid: e.resource.metadata.uuid, resource: e.resource });
+    return entries.map((e) => e.resource);
   }
 
   /** Entries after `after` that may match: R-tree candidates when the filter allows, else all. */

@@ -24,7 +24,7 @@ export class RawFileStore {
   async create(dataset: string, patch: FilePatch & { name: string }): Promise<FileMetadata> {
     const now = new Date().toISOString();
     let meta: FileMetadata | undefined;
-    await this.db.root.transaction(() => {
+    await this.db.atomic(() => {
       if (this.db.files.get(nameKey(dataset, patch.name)) !== undefined) throw conflict(`file "${patch.name}" already exists in dataset ${dataset}`);
       const seq = ((this.db.files.get([dataset, 'seq']) as number | undefined) ?? 0) + 1;
       meta = {
@@ -77,7 +77,7 @@ export class RawFileStore {
     let meta: FileMetadata | undefined;
     let replaced: string | undefined;
     try {
-      await this.db.root.transaction(() => {
+      await this.db.atomic(() => {
         const rec = this.get(dataset, name);
         if (rec.id !== before.id) throw conflict(`file "${name}" was deleted and created again during the upload; upload again`);
         if (taken(rec)) throw alreadyUploaded(name);
@@ -105,7 +105,7 @@ export class RawFileStore {
   /** Applies a metadata update; renaming onto an existing name is 409. */
   async update(dataset: string, name: string, patch: FilePatch): Promise<FileMetadata> {
     let meta: FileMetadata | undefined;
-    await this.db.root.transaction(() => {
+    await this.db.atomic(() => {
       const rec = this.get(dataset, name);
       const rename = patch.name !== undefined && patch.name !== name;
       if (rename && this.db.files.get(nameKey(dataset, patch.name!)) !== undefined) throw conflict(`file "${patch.name}" already exists in dataset ${dataset}`);
@@ -129,7 +129,7 @@ export class RawFileStore {
   /** Removes a file's entry, then its bytes. */
   async delete(dataset: string, name: string): Promise<void> {
     let blob = '';
-    await this.db.root.transaction(() => {
+    await this.db.atomic(() => {
       const rec = this.get(dataset, name);
       blob = blobOf(rec);
       this.db.files.remove(fileKey(dataset, rec.seq));
@@ -180,7 +180,7 @@ export class RawFileStore {
 
   /** Removes every file of a dataset: entries first, then the directory. */
   async removeDataset(dataset: string): Promise<void> {
-    await this.db.root.transaction(() => {
+    await this.db.atomic(() => {
       for (const key of this.db.files.getKeys({ start: [dataset], end: [dataset, '\uffff'] })) this.db.files.remove(key as Key);
     });
     await rm(join(this.dir, dataset), { recursive: true, force: true });
