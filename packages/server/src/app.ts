@@ -9,7 +9,7 @@ import { authRoutes } from './auth/routes.js';
 import { loadSigningKey } from './auth/signing.js';
 import { Tokens } from './auth/tokens.js';
 import { kindsFor } from './catalog/kinds.js';
-import { catalogRoutes } from './catalog/routes.js';
+import { catalogRoutes, finishStorageRemovals } from './catalog/routes.js';
 import { CatalogStore } from './catalog/store.js';
 import { type ServerConfig, resolveConfig } from './config.js';
 import { openServerDb } from './db.js';
@@ -19,6 +19,8 @@ import { installBodyParsers } from './http/body.js';
 import type { AppContext } from './http/context.js';
 import { dataRoutes } from './http/data-routes.js';
 import { datasetStorage } from './http/dataset-storage.js';
+import { releasingWrites } from './http/datasets.js';
+import { WriteGate } from './http/write-gate.js';
 import { MAX_PARAM_LENGTH, frameworkError, installErrorHandler } from './http/error-handler.js';
 import { mountStac } from './http/stac.js';
 import { closeList, type ListScan } from './tabular-v1/list.js';
@@ -58,9 +60,11 @@ export async function createApp(options: AppOptions): Promise<HaloclineApp> {
     authenticate: authenticator(access, tokens),
     listCursors: new Leases<ListScan>(config.cursorTtlMs, closeList, 1000, { what: 'parked list cursors', evictOwn: true }),
     stages: new Leases<Stage>(config.txIdleMs, (s) => void s.tx.rollback().catch(() => undefined), 1000, { what: 'open stages' }),
+    writes: new WriteGate(),
   };
 
   await ctx.files.removeTemps();
+  const storage = datasetStorage(ctx);
   const app = Fastify({
     logger: config.logger === false ? false : { ...(config.logger === true ? {} : config.logger), redact: ['req.headers.authorization', 'req.headers.cookie'] },
     bodyLimit: config.bodyLimit,
@@ -100,12 +104,18 @@ export async function createApp(options: AppOptions): Promise<HaloclineApp> {
     api.addHook('onRequest', async (req) => {
       req.principal = await ctx.authenticate(req);
     });
-    catalogRoutes(api, ctx, datasetStorage(ctx));
+    // a data write holds its dataset until the handler settles (see checkWrite)
+    api.addHook('onRoute', (route) => {
+      route.handler = releasingWrites(route.handler as never);
+    });
+    catalogRoutes(api, ctx, storage);
     dataRoutes(api, ctx);
     fileRoutes(api, ctx);
     tabularRoutes(api, ctx);
     transactionRoutes(api, ctx);
     await tabularV2Routes(api, ctx);
   });
+  // deletes whose storage removal a crash or failure interrupted
+  await finishStorageRemovals(ctx.catalog, storage, app.log);
   return app as unknown as HaloclineApp;
 }

@@ -1,12 +1,13 @@
 // Catalog routes: create, get (uuid or kind/name), update, delete and OQS list.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import { principalOf } from '../auth/authenticate.js';
 import { mayWrite } from '../auth/principal.js';
-import { badRequest, forbidden, notFound } from '../errors.js';
+import { badRequest, conflict, forbidden, notFound } from '../errors.js';
 import { intParam, jsonBody } from '../http/body.js';
 import type { AppContext } from '../http/context.js';
 import { parseOqs } from '../oqs/index.js';
 import type { Resource } from './resource.js';
+import type { CatalogStore } from './store.js';
 import { validateManifest } from './validate/index.js';
 
 /** Provisions and removes a dataset's storage when the catalog creates or deletes it. */
@@ -24,6 +25,8 @@ export function catalogRoutes(app: FastifyInstance, ctx: AppContext, storage: Da
 
   app.post('/catalog', { schema: { tags, summary: 'Create a resource' } }, async (req, reply) => {
     const { type, manifest } = validateManifest(jsonBody(req), kinds, exists);
+    const uuid = manifest.metadata.uuid;
+    if (uuid !== undefined && (ctx.writes.closing(uuid) || catalog.removalPending(uuid))) throw conflict(`a dataset with uuid ${manifest.metadata.uuid} is being deleted; try again once it is gone`);
     const created = await catalog.create(manifest, principalOf(req).id);
     if (type === 'dataset') {
       try {
@@ -59,19 +62,50 @@ export function catalogRoutes(app: FastifyInstance, ctx: AppContext, storage: Da
     return catalog.update(current.metadata.uuid, manifest, principalOf(req).id);
   });
 
-  const remove = async (r: Resource | undefined, ref: string, principal: ReturnType<typeof principalOf>): Promise<void> => {
+  const remove = async (r: Resource | undefined, ref: string, req: FastifyRequest): Promise<void> => {
     if (!r) throw notFound(`no resource ${ref}`);
-    if (!mayWrite(principal, r.owner)) throw forbidden(`only the owner or an admin may delete ${r.kind}/${r.metadata.name}`);
-    if (r.kind === kinds.dataset) await storage.remove(r);
+    if (!mayWrite(principalOf(req), r.owner)) throw forbidden(`only the owner or an admin may delete ${r.kind}/${r.metadata.name}`);
+    if (r.kind === kinds.dataset) return removeDataset(r.metadata.uuid, req);
+    if (r.kind === kinds.dataCollection) refuseWithMembers(r);
     await catalog.delete(r.metadata.uuid);
   };
+
+  /**
+   * Deletes a dataset with the observables of it. Writes to it are cancelled and waited for first;
+   * the dataset and its observables then leave the catalog in one transaction (a crash leaves all of
+   * them or none) that also records the storage removal, done right after and, if that fails or the
+   * process dies first, again at the next start (`finishStorageRemovals`).
+   */
+  const removeDataset = (uuid: string, req: FastifyRequest): Promise<void> =>
+    ctx.writes.close(uuid, async () => {
+      const ds = catalog.get(uuid);
+      if (!ds) throw notFound(`no resource ${uuid} (deleted meanwhile)`);
+      await catalog.deleteAll([uuid, ...observablesOf(ds).map((o) => o.metadata.uuid)], { storageOf: ds });
+      await finishStorageRemovals(catalog, storage, req.log, [ds]);
+    });
+
+  // the observables whose spec.ref names the dataset
+  const observablesOf = (ds: Resource): Resource[] => {
+    const ref = `${kinds.dataset}/${ds.metadata.name}`;
+    return [...catalog.all()].filter((r) => r.kind === kinds.observable && r.spec.ref === ref);
+  };
+
+  // a collection still referenced by datasets stays: deleting it would leave them pointing at nothing
+  const refuseWithMembers = (c: Resource): void => {
+    const ref = `${kinds.dataCollection}/${c.metadata.name}`;
+    const members = [...catalog.all()].filter((r) => r.kind === kinds.dataset && r.spec.data_collection === ref).map((r) => r.metadata.name);
+    if (members.length === 0) return;
+    const shown = members.slice(0, 10).join(', ') + (members.length > 10 ? `, … (${members.length} in all)` : '');
+    throw conflict(`data collection ${c.metadata.name} still has datasets (${shown}); delete them or set their spec.data_collection to another collection first`);
+  };
+
   app.delete<{ Params: { uuid: string } }>('/catalog/:uuid', { schema: { tags, summary: 'Delete a resource by UUID' } }, async (req, reply) => {
-    await remove(catalog.get(req.params.uuid), req.params.uuid, principalOf(req));
+    await remove(catalog.get(req.params.uuid), req.params.uuid, req);
     return reply.status(204).send();
   });
   app.delete<{ Params: { group: string; type: string; name: string } }>('/catalog/:group/:type/:name', { schema: { tags, summary: 'Delete a resource by kind and name' } }, async (req, reply) => {
     const { group, type, name } = req.params;
-    await remove(catalog.getByName(`${group}/${type}`, name), `${group}/${type}/${name}`, principalOf(req));
+    await remove(catalog.getByName(`${group}/${type}`, name), `${group}/${type}/${name}`, req);
     return reply.status(204).send();
   });
 
@@ -87,6 +121,21 @@ export function catalogRoutes(app: FastifyInstance, ctx: AppContext, storage: Da
   function byNameAnyKind(id: string, body: unknown): Resource | undefined {
     const kind = (body as { kind?: unknown } | undefined)?.kind;
     return typeof kind === 'string' ? catalog.getByName(kind, id) : undefined;
+  }
+}
+
+/**
+ * Removes the storage of deleted datasets (default: every pending removal, as at start-up) and
+ * records each as done; a failure is logged and left pending for the next start.
+ */
+export async function finishStorageRemovals(catalog: CatalogStore, storage: DatasetStorage, log: FastifyBaseLogger, datasets = catalog.pendingRemovals()): Promise<void> {
+  for (const ds of datasets) {
+    try {
+      await storage.remove(ds);
+      await catalog.removalDone(ds.metadata.uuid);
+    } catch (err) {
+      log.error({ err, dataset: ds.metadata.uuid }, 'removing the storage of a deleted dataset failed; it is tried again at the next start');
+    }
   }
 }
 

@@ -10,6 +10,7 @@ import type { RawFileStore } from '../files/store.js';
 import type { ListScan } from '../tabular-v1/list.js';
 import type { Stage } from '../tabular-v1/transactions.js';
 import type { Leases } from '../tabular-v2/leases.js';
+import type { WriteGate } from './write-gate.js';
 
 /** Services built once per app and handed to each area's routes. */
 export interface AppContext {
@@ -25,4 +26,6 @@ export interface AppContext {
   readonly listCursors: Leases<ListScan>;
   /** Tabular v1 stages (open transactions) by id, owned by dataset and account, rolled back when idle. */
   readonly stages: Leases<Stage>;
+  /** Writes in flight per dataset; a dataset delete closes it (cancels and waits for them). */
+  readonly writes: WriteGate;
 }

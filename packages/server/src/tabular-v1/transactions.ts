@@ -21,7 +21,7 @@ export function transactionRoutes(app: FastifyInstance, ctx: AppContext): void {
   const tags = ['tabular v1'];
   const writable = (req: FastifyRequest, op: string) => {
     const ds = datasetWithClass(ctx, req, 'tabular', op);
-    checkWrite(req, ds);
+    checkWrite(ctx, req, ds);
     return { ds, t: ctx.store.table(ds.metadata.uuid) };
   };
   for (const p of dataPrefixes(ctx)) {
