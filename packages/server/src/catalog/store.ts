@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { ServerDb } from '../db.js';
 import { conflict, notFound } from '../errors.js';
 import { compileOqs, spatialConstraints, type OqsNode } from '../oqs/index.js';
+import { PageBudget } from '../page-budget.js';
 import type { CatalogChange, Manifest, Resource } from './resource.js';
 import { INDEXED_PATHS, SpatialIndex } from './spatial-index.js';
 
@@ -32,9 +33,6 @@ interface Entry {
 const SEQ = 'catalog-seq';
 /** Prefix of `settings` keys of datasets whose storage is still to be removed (value: the dataset). */
 const REMOVAL = 'storage-removal/';
-
-/** About the most bytes of resource JSON one list page holds. */
-export const PAGE_BYTES = 64 * 1024 * 1024;
 
 // a resource's JSON length, computed once per (immutable) resource object
 const sizes = new WeakMap<Resource, number>();
@@ -83,19 +81,15 @@ export class CatalogStore implements CatalogReader {
    * at least one resource), so a page of large manifests still fits in one answer.
    */
   list(filter: OqsNode, options: { after?: string | null; limit?: number; maxBytes?: number } = {}): Page {
-    const limit = options.limit ?? 1000;
-    const maxBytes = options.maxBytes ?? PAGE_BYTES;
+    const budget = new PageBudget(options.limit ?? 1000, options.maxBytes);
     const after = options.after ? Number(options.after) : 0;
     const test = compileOqs(filter);
     const results: Resource[] = [];
-    let bytes = 0;
     let last = 0;
     for (const e of this.candidates(filter, after)) {
       if (!test(e.resource)) continue;
-      const size = jsonSize(e.resource);
-      if (results.length === limit || (results.length > 0 && bytes + size > maxBytes)) return { results, next: String(last) };
+      if (!budget.take(jsonSize(e.resource))) return { results, next: String(last) };
       results.push(e.resource);
-      bytes += size;
       last = e.seq;
     }
     return { results, next: null };

@@ -7,6 +7,7 @@ import type { Readable } from 'node:stream';
 import type { ServerDb } from '../db.js';
 import { conflict, notFound } from '../errors.js';
 import { compileOqs, type OqsNode } from '../oqs/index.js';
+import { PAGE_BYTES, PageBudget } from '../page-budget.js';
 import { type WrittenBlob, writeBlob } from './blob.js';
 import type { FileMetadata, FilePatch, FileRecord } from './entry.js';
 
@@ -142,18 +143,16 @@ export class RawFileStore {
    * A page of files matching a parsed filter (OQS or `{metadata: {key: value}}`), after cursor
    * `after`: at most `limit` entries and about `maxBytes` of their JSON (at least one entry).
    */
-  list(dataset: string, filter: OqsNode, after: number, limit: number, maxBytes = 64 * 1024 * 1024): { results: FileMetadata[]; next: string | null } {
+  list(dataset: string, filter: OqsNode, after: number, limit: number, maxBytes = PAGE_BYTES): { results: FileMetadata[]; next: string | null } {
     const test = compileOqs(filter);
+    const budget = new PageBudget(limit, maxBytes);
     const results: FileMetadata[] = [];
     let last = 0;
-    let bytes = 0;
     for (const { value } of this.db.files.getRange({ start: fileKey(dataset, after + 1), end: [dataset, 'g'] })) {
       const rec = value as FileRecord;
       if (!test(rec.meta)) continue;
-      const size = JSON.stringify(rec.meta).length;
-      if (results.length === limit || (results.length > 0 && bytes + size > maxBytes)) return { results, next: String(last) };
+      if (!budget.take(JSON.stringify(rec.meta).length)) return { results, next: String(last) };
       results.push(rec.meta);
-      bytes += size;
       last = rec.seq;
     }
     return { results, next: null };
