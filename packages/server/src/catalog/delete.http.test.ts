@@ -77,6 +77,29 @@ describe('deleting a data collection', () => {
   });
 });
 
+describe('renaming a resource others refer to by name', () => {
+  it('is a 409 naming them (dataset with observables, collection with datasets); other changes and free names pass', async () => {
+    await create(manifests.collection('survey'));
+    await create(manifests.dataset('station', 'raw', { data_collection: 'catalog.example.io/dataCollection/survey' }));
+    const obs = await create(manifests.geoObservable('station-area', 'station', square(5, 5, 1)));
+    const renamed = (m: { metadata: Record<string, unknown> }, name: string) => ({ ...m, metadata: { ...m.metadata, name } });
+    const station = manifests.dataset('station', 'raw', { data_collection: 'catalog.example.io/dataCollection/survey' });
+
+    const ds = await s.json('PATCH', '/catalog?kind=catalog.example.io/dataset&either_id=station', { json: renamed(station, 'station-2') });
+    expect(ds.status).toBe(409);
+    expect(ds.body.description).toMatch(/^metadata.name: catalog.example.io\/dataset\/station cannot be renamed while observables refer to it by name \(station-area\)/);
+    const coll = await s.json('PATCH', '/catalog?kind=catalog.example.io/dataCollection&either_id=survey', { json: renamed(manifests.collection('survey'), 'survey-2') });
+    expect(coll.status).toBe(409);
+    expect(coll.body.description).toMatch(/while datasets refer to it by name \(station\)/);
+    expect(await observablesOf('station')).toEqual(['station-area']);
+
+    const same = await s.json('PATCH', '/catalog?kind=catalog.example.io/dataset&either_id=station', { json: { ...station, metadata: { ...station.metadata, display_name: 'Station S' } } });
+    expect(same.status).toBe(200);
+    expect((await s.req('DELETE', `/catalog/${obs}`)).status).toBe(204);
+    expect((await s.json('PATCH', '/catalog?kind=catalog.example.io/dataset&either_id=station', { json: renamed(station, 'station-2') })).status).toBe(200);
+  });
+});
+
 describe('a write racing a dataset delete', () => {
   const MiB = 1024 * 1024;
   const gate = () => s.server.app.halocline.writes;

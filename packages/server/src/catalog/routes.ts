@@ -6,6 +6,7 @@ import { badRequest, conflict, forbidden, notFound } from '../errors.js';
 import { intParam, jsonBody } from '../http/body.js';
 import type { AppContext } from '../http/context.js';
 import { parseOqs } from '../oqs/index.js';
+import { namesOf, referrersOf } from './references.js';
 import type { Resource } from './resource.js';
 import type { CatalogStore } from './store.js';
 import { validateManifest } from './validate/index.js';
@@ -56,6 +57,7 @@ export function catalogRoutes(app: FastifyInstance, ctx: AppContext, storage: Da
     const { manifest } = validateManifest(body, kinds, exists);
     if (manifest.kind !== current.kind) throw badRequest(`kind: a ${current.kind} cannot become a ${manifest.kind}`, 'InvalidManifest');
     if (manifest.metadata.uuid !== undefined && manifest.metadata.uuid !== current.metadata.uuid) throw badRequest('metadata.uuid: the uuid of a resource cannot change', 'InvalidManifest');
+    refuseRenameWhenReferred(current, manifest.metadata.name);
     if (current.kind === kinds.dataset && manifest.spec.storage_class !== current.spec.storage_class) {
       throw badRequest(`spec.storage_class: the storage class of a dataset cannot change (it is ${String(current.spec.storage_class)})`, 'InvalidManifest');
     }
@@ -66,7 +68,9 @@ export function catalogRoutes(app: FastifyInstance, ctx: AppContext, storage: Da
     if (!r) throw notFound(`no resource ${ref}`);
     if (!mayWrite(principalOf(req), r.owner)) throw forbidden(`only the owner or an admin may delete ${r.kind}/${r.metadata.name}`);
     if (r.kind === kinds.dataset) return removeDataset(r.metadata.uuid, req);
-    if (r.kind === kinds.dataCollection) refuseWithMembers(r);
+    // a collection still named by datasets stays: deleting it would leave them pointing at nothing
+    const members = referrersOf(catalog, kinds, r);
+    if (members.length > 0) throw conflict(`data collection ${r.metadata.name} still has datasets (${namesOf(members)}); delete them or set their spec.data_collection to another collection first`);
     await catalog.delete(r.metadata.uuid);
   };
 
@@ -80,24 +84,9 @@ export function catalogRoutes(app: FastifyInstance, ctx: AppContext, storage: Da
     ctx.writes.close(uuid, async () => {
       const ds = catalog.get(uuid);
       if (!ds) throw notFound(`no resource ${uuid} (deleted meanwhile)`);
-      await catalog.deleteAll([uuid, ...observablesOf(ds).map((o) => o.metadata.uuid)], { storageOf: ds });
+      await catalog.deleteAll([uuid, ...referrersOf(catalog, kinds, ds).map((o) => o.metadata.uuid)], { storageOf: ds });
       await finishStorageRemovals(catalog, storage, req.log, [ds]);
     });
-
-  // the observables whose spec.ref names the dataset
-  const observablesOf = (ds: Resource): Resource[] => {
-    const ref = `${kinds.dataset}/${ds.metadata.name}`;
-    return [...catalog.all()].filter((r) => r.kind === kinds.observable && r.spec.ref === ref);
-  };
-
-  // a collection still referenced by datasets stays: deleting it would leave them pointing at nothing
-  const refuseWithMembers = (c: Resource): void => {
-    const ref = `${kinds.dataCollection}/${c.metadata.name}`;
-    const members = [...catalog.all()].filter((r) => r.kind === kinds.dataset && r.spec.data_collection === ref).map((r) => r.metadata.name);
-    if (members.length === 0) return;
-    const shown = members.slice(0, 10).join(', ') + (members.length > 10 ? `, … (${members.length} in all)` : '');
-    throw conflict(`data collection ${c.metadata.name} still has datasets (${shown}); delete them or set their spec.data_collection to another collection first`);
-  };
 
   app.delete<{ Params: { uuid: string } }>('/catalog/:uuid', { schema: { tags, summary: 'Delete a resource by UUID' } }, async (req, reply) => {
     await remove(catalog.get(req.params.uuid), req.params.uuid, req);
@@ -116,6 +105,15 @@ export function catalogRoutes(app: FastifyInstance, ctx: AppContext, storage: Da
     const page = catalog.list(filter, { after, limit });
     return { results: page.results, next: page.next, num_results: page.results.length };
   });
+
+  // references are by name: renaming a resource others name would leave them pointing at nothing
+  function refuseRenameWhenReferred(current: Resource, name: string): void {
+    if (name === current.metadata.name) return;
+    const referrers = referrersOf(catalog, kinds, current);
+    if (referrers.length === 0) return;
+    const what = current.kind === kinds.dataset ? 'observables' : 'datasets';
+    throw conflict(`metadata.name: ${current.kind}/${current.metadata.name} cannot be renamed while ${what} refer to it by name (${namesOf(referrers)}); delete them or point them elsewhere first`);
+  }
 
   /** PATCH without `kind`: the name of the kind in the body. */
   function byNameAnyKind(id: string, body: unknown): Resource | undefined {
