@@ -28,6 +28,8 @@ import { tabularRoutes } from './tabular-v1/routes.js';
 import { type Stage, transactionRoutes } from './tabular-v1/transactions.js';
 import { Leases } from './tabular-v2/leases.js';
 import { tabularV2Routes } from './tabular-v2/index.js';
+import { type Pinned, unpin } from './tabular-v2/stream.js';
+import type { TxHandle } from './tabular-v2/tx-routes.js';
 
 /** What `createApp` needs: an open engine store and the configuration (at least `dataDir`). */
 export interface AppOptions {
@@ -60,6 +62,8 @@ export async function createApp(options: AppOptions): Promise<HaloclineApp> {
     authenticate: authenticator(access, tokens),
     listCursors: new Leases<ListScan>(config.cursorTtlMs, closeList, 1000, { what: 'parked list cursors', evictOwn: true }),
     stages: new Leases<Stage>(config.txIdleMs, (s) => void s.tx.rollback().catch(() => undefined), 1000, { what: 'open stages' }),
+    txs: new Leases<TxHandle>(config.txIdleMs, (h) => void h.tx.rollback().catch(() => undefined), 10_000, { what: 'open transactions' }),
+    selectCursors: new Leases<Pinned>(config.cursorTtlMs, unpin, 1000, { what: 'parked select cursors', evictOwn: true }),
     writes: new WriteGate(),
   };
 
@@ -84,6 +88,8 @@ export async function createApp(options: AppOptions): Promise<HaloclineApp> {
   app.addHook('onClose', async () => {
     ctx.listCursors.close();
     ctx.stages.close();
+    ctx.txs.close();
+    ctx.selectCursors.close();
     db.close();
   });
   installErrorHandler(app);

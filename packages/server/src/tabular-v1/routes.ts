@@ -117,7 +117,7 @@ function resumeList(ctx: AppContext, req: FastifyRequest<{ Querystring: { cursor
     return got;
   }
   if (got === 'owner') throw forbidden('this cursor belongs to another account');
-  const why = got === 'expired' ? `expired after ${ctx.config.cursorTtlMs} ms without use` : got === 'table' ? 'belongs to another dataset' : 'is not one this server returned';
+  const why = got === 'expired' ? `expired after ${ctx.config.cursorTtlMs} ms without use` : got === 'deleted' ? 'is gone: its dataset was deleted' : got === 'table' ? 'belongs to another dataset' : 'is not one this server returned';
   throw badRequest(`query parameter cursor ${why}; start the listing again without a cursor`, 'InvalidCursor');
 }
 

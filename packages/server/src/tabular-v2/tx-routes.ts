@@ -87,6 +87,7 @@ export function txOf(txs: Leases<TxHandle>, id: string, table: string, owner: st
   const h = txs.get(id, table, owner);
   if (h === 'owner') throw new ApiError(403, 'Forbidden', `transaction ${id} belongs to another account`);
   if (h === 'expired') throw new ApiError(410, 'TransactionExpired', `transaction ${id} was idle too long and has been rolled back; begin a new one`);
+  if (h === 'deleted') throw new ApiError(410, 'TransactionExpired', `transaction ${id} was rolled back because its dataset was deleted`);
   if (h === 'table') throw badRequest(`transaction ${id} belongs to another table`);
   if (h === 'unknown') throw new ApiError(404, 'TransactionNotFound', `no open transaction ${id} (committed, rolled back, or never begun)`);
   return h;
