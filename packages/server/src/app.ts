@@ -9,7 +9,8 @@ import { authRoutes } from './auth/routes.js';
 import { loadSigningKey } from './auth/signing.js';
 import { Tokens } from './auth/tokens.js';
 import { kindsFor } from './catalog/kinds.js';
-import { catalogRoutes, finishStorageRemovals } from './catalog/routes.js';
+import { finishStorageRemovals, removeOrphanObservables } from './catalog/recovery.js';
+import { catalogRoutes } from './catalog/routes.js';
 import { CatalogStore } from './catalog/store.js';
 import { type ServerConfig, resolveConfig } from './config.js';
 import { openServerDb } from './db.js';
@@ -121,7 +122,8 @@ export async function createApp(options: AppOptions): Promise<HaloclineApp> {
     transactionRoutes(api, ctx);
     await tabularV2Routes(api, ctx);
   });
-  // deletes whose storage removal a crash or failure interrupted
+  // what earlier deletes left: storage removals a crash or failure interrupted, orphaned observables
   await finishStorageRemovals(ctx.catalog, storage, app.log);
+  await removeOrphanObservables(ctx.catalog, ctx.kinds, app.log);
   return app as unknown as HaloclineApp;
 }

@@ -143,7 +143,7 @@ describe('a write racing a dataset delete', () => {
 });
 
 describe('a dataset delete interrupted before its storage was removed', () => {
-  it('is finished at the next start: the catalog and its observables stay deleted, the files go', async () => {
+  it('is finished at the next start: the catalog and its observables stay deleted, the files go; orphaned observables go too', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'halocline-delete-'));
     const start = () => startServer({ port: 0, host: '127.0.0.1', workers: 0, config: { logger: false, dataDir } });
     try {
@@ -162,6 +162,10 @@ describe('a dataset delete interrupted before its storage was removed', () => {
       await catalog.deleteAll([uuid, ...obs.map((o) => o.metadata.uuid)], { storageOf: ds });
       expect(catalog.pendingRemovals().map((r) => r.metadata.uuid)).toEqual([uuid]);
       expect(await first.store.table(uuid).raw.list()).toHaveLength(1);
+      // and an observable orphaned as deletes left them before they took observables along
+      const legacy = ((await (await call('POST', '/catalog', manifests.dataset('legacy'))).json()) as { metadata: { uuid: string } }).metadata.uuid;
+      expect((await call('POST', '/catalog', manifests.geoObservable('legacy-area', 'legacy', square(0, 0, 1)))).status).toBe(201);
+      await catalog.delete(legacy);
       await first.close();
 
       const second = await start();
@@ -170,6 +174,7 @@ describe('a dataset delete interrupted before its storage was removed', () => {
         expect(second.app.halocline.catalog.pendingRemovals()).toEqual([]);
         expect(second.app.halocline.catalog.get(uuid)).toBeUndefined();
         expect([...second.app.halocline.catalog.all()].map((r) => r.metadata.name)).not.toContain('crashy-area');
+        expect([...second.app.halocline.catalog.all()].map((r) => r.metadata.name)).not.toContain('legacy-area');
       } finally {
         await second.close();
       }

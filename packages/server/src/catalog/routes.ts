@@ -1,14 +1,14 @@
 // Catalog routes: create, get (uuid or kind/name), update, delete and OQS list.
-import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { principalOf } from '../auth/authenticate.js';
 import { mayWrite } from '../auth/principal.js';
 import { badRequest, conflict, forbidden, notFound } from '../errors.js';
 import { intParam, jsonBody } from '../http/body.js';
 import type { AppContext } from '../http/context.js';
 import { parseOqs } from '../oqs/index.js';
+import { finishStorageRemovals } from './recovery.js';
 import { namesOf, referrersOf } from './references.js';
 import type { Resource } from './resource.js';
-import type { CatalogStore } from './store.js';
 import { validateManifest } from './validate/index.js';
 
 /** Provisions and removes a dataset's storage when the catalog creates or deletes it. */
@@ -119,21 +119,6 @@ export function catalogRoutes(app: FastifyInstance, ctx: AppContext, storage: Da
   function byNameAnyKind(id: string, body: unknown): Resource | undefined {
     const kind = (body as { kind?: unknown } | undefined)?.kind;
     return typeof kind === 'string' ? catalog.getByName(kind, id) : undefined;
-  }
-}
-
-/**
- * Removes the storage of deleted datasets (default: every pending removal, as at start-up) and
- * records each as done; a failure is logged and left pending for the next start.
- */
-export async function finishStorageRemovals(catalog: CatalogStore, storage: DatasetStorage, log: FastifyBaseLogger, datasets = catalog.pendingRemovals()): Promise<void> {
-  for (const ds of datasets) {
-    try {
-      await storage.remove(ds);
-      await catalog.removalDone(ds.metadata.uuid);
-    } catch (err) {
-      log.error({ err, dataset: ds.metadata.uuid }, 'removing the storage of a deleted dataset failed; it is tried again at the next start');
-    }
   }
 }
 
