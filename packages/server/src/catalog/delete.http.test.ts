@@ -142,6 +142,35 @@ describe('a write racing a dataset delete', () => {
   });
 });
 
+describe('a dataset delete racing its create', () => {
+  it('waits until the storage is provisioned, so it removes what the create made (no raw directory left behind)', async () => {
+    const files = s.server.app.halocline.files;
+    const provision = files.provision.bind(files);
+    let release!: () => void;
+    const provisioning = new Promise<void>((r) => (release = r));
+    let started!: () => void;
+    const inProvision = new Promise<void>((r) => (started = r));
+    files.provision = async (dataset: string) => {
+      started();
+      await provisioning;
+      return provision(dataset);
+    };
+    try {
+      const creating = s.json('POST', '/catalog', { json: manifests.dataset('racing-create') });
+      await inProvision;
+      const uuid = s.server.app.halocline.catalog.getByName('catalog.example.io/dataset', 'racing-create')!.metadata.uuid;
+      const deleting = s.req('DELETE', `/catalog/${uuid}`);
+      await vi.waitFor(() => expect(s.server.app.halocline.writes.closing(uuid)).toBe(true));
+      release();
+      expect((await creating).status).toBe(201);
+      expect((await deleting).status).toBe(204);
+      expect(await readdir(join(s.dataDir, 'raw'))).not.toContain(uuid);
+    } finally {
+      files.provision = provision;
+    }
+  });
+});
+
 describe('a dataset delete interrupted before its storage was removed', () => {
   it('is finished at the next start: the catalog and its observables stay deleted, the files go; orphaned observables go too', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'halocline-delete-'));

@@ -1,4 +1,5 @@
 // Catalog routes: create, get (uuid or kind/name), update, delete and OQS list.
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { principalOf } from '../auth/authenticate.js';
 import { mayWrite } from '../auth/principal.js';
@@ -28,16 +29,23 @@ export function catalogRoutes(app: FastifyInstance, ctx: AppContext, storage: Da
     const { type, manifest } = validateManifest(jsonBody(req), kinds, exists);
     const uuid = manifest.metadata.uuid;
     if (uuid !== undefined && (ctx.writes.closing(uuid) || catalog.removalPending(uuid))) throw conflict(`a dataset with uuid ${manifest.metadata.uuid} is being deleted; try again once it is gone`);
-    const created = await catalog.create(manifest, principalOf(req).id);
-    if (type === 'dataset') {
+    if (type !== 'dataset') return reply.status(201).send(await catalog.create(manifest, principalOf(req).id));
+    // the new dataset is held while its storage is provisioned: a delete racing the create waits, so
+    // it cannot remove the storage before it exists (and leave what the provisioning makes behind)
+    const withUuid = { ...manifest, metadata: { ...manifest.metadata, uuid: uuid ?? randomUUID() } };
+    const hold = ctx.writes.enter(withUuid.metadata.uuid);
+    try {
+      const created = await catalog.create(withUuid, principalOf(req).id);
       try {
         await storage.provision(created);
       } catch (e) {
         await catalog.delete(created.metadata.uuid);
         throw e;
       }
+      return reply.status(201).send(created);
+    } finally {
+      hold.release();
     }
-    return reply.status(201).send(created);
   });
 
   app.get<{ Params: { uuid: string } }>('/catalog/:uuid', { schema: { tags, summary: 'Get a resource by UUID' } }, async (req) => found(catalog.get(req.params.uuid), req.params.uuid));
