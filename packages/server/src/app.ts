@@ -68,7 +68,7 @@ export async function createApp(options: AppOptions): Promise<HaloclineApp> {
     writes: new WriteGate(),
   };
 
-  await ctx.files.removeTemps();
+  await ctx.files.removeLeftovers();
   const storage = datasetStorage(ctx);
   const app = Fastify({
     logger: config.logger === false ? false : { ...(config.logger === true ? {} : config.logger), redact: ['req.headers.authorization', 'req.headers.cookie'] },

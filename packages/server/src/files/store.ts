@@ -158,13 +158,22 @@ export class RawFileStore {
     return { results, next: null };
   }
 
-  /** Removes temp files a crash left mid-upload (call before serving; the server is the only writer). */
-  async removeTemps(): Promise<number> {
+  /**
+   * Removes what a crash left in the dataset directories: temp files of uploads under way, and blobs
+   * no entry points at (a file deleted, or an upload replaced, just before the crash removed its
+   * bytes). Call before serving: the server is the only writer, so nothing is mid-upload.
+   */
+  async removeLeftovers(): Promise<number> {
     let removed = 0;
     const datasets = await readdir(this.dir).catch(() => [] as string[]);
     for (const ds of datasets) {
       const names = await readdir(join(this.dir, ds)).catch(() => [] as string[]);
-      for (const name of names.filter((n) => n.startsWith('.tmp-'))) {
+      const referenced = new Set<string>();
+      for (const { value } of this.db.files.getRange({ start: fileKey(ds, 0), end: [ds, 'g'] })) {
+        const rec = value as FileRecord;
+        if (rec.uploaded) referenced.add(blobOf(rec));
+      }
+      for (const name of names.filter((n) => !referenced.has(n))) {
         await rm(join(this.dir, ds, name), { force: true });
         removed++;
       }
