@@ -20,7 +20,7 @@ import { installBodyParsers } from './http/body.js';
 import type { AppContext } from './http/context.js';
 import { dataRoutes } from './http/data-routes.js';
 import { datasetStorage } from './http/dataset-storage.js';
-import { releasingWrites } from './http/datasets.js';
+import { releasingWrites } from './http/request-writes.js';
 import { WriteGate } from './http/write-gate.js';
 import { MAX_PARAM_LENGTH, frameworkError, installErrorHandler } from './http/error-handler.js';
 import { mountStac } from './http/stac.js';

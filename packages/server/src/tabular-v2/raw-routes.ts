@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { badRequest } from '../errors.js';
 import { abortable } from '../http/abortable.js';
 import { jsonBody } from '../http/body.js';
-import { keepWriting, writeSignal } from '../http/datasets.js';
+import { keepWriting, writeSignal } from '../http/request-writes.js';
 import type { AppContext } from '../http/context.js';
 import { progressAnswer, wantsProgress } from './ingest-progress.js';
 import { IpcEncoder } from './ipc.js';

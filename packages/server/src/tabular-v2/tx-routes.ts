@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, badRequest } from '../errors.js';
 import { abortable } from '../http/abortable.js';
 import type { AppContext } from '../http/context.js';
-import { writeSignal } from '../http/datasets.js';
+import { writeSignal } from '../http/request-writes.js';
 import { selectBody } from './body.js';
 import { insertStream } from './insert.js';
 import { ARROW_STREAM, ipcBatches } from './ipc.js';
