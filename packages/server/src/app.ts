@@ -9,6 +9,7 @@ import { authRoutes } from './auth/routes.js';
 import { loadSigningKey } from './auth/signing.js';
 import { Tokens } from './auth/tokens.js';
 import { kindsFor } from './catalog/kinds.js';
+import { finishStorageRemovals, removeOrphanObservables } from './catalog/recovery.js';
 import { catalogRoutes } from './catalog/routes.js';
 import { CatalogStore } from './catalog/store.js';
 import { type ServerConfig, resolveConfig } from './config.js';
@@ -19,6 +20,8 @@ import { installBodyParsers } from './http/body.js';
 import type { AppContext } from './http/context.js';
 import { dataRoutes } from './http/data-routes.js';
 import { datasetStorage } from './http/dataset-storage.js';
+import { releasingWrites } from './http/request-writes.js';
+import { WriteGate } from './http/write-gate.js';
 import { MAX_PARAM_LENGTH, frameworkError, installErrorHandler } from './http/error-handler.js';
 import { mountStac } from './http/stac.js';
 import { closeList, type ListScan } from './tabular-v1/list.js';
@@ -26,6 +29,8 @@ import { tabularRoutes } from './tabular-v1/routes.js';
 import { type Stage, transactionRoutes } from './tabular-v1/transactions.js';
 import { Leases } from './tabular-v2/leases.js';
 import { tabularV2Routes } from './tabular-v2/index.js';
+import { type Pinned, unpin } from './tabular-v2/stream.js';
+import type { TxHandle } from './tabular-v2/tx-routes.js';
 
 /** What `createApp` needs: an open engine store and the configuration (at least `dataDir`). */
 export interface AppOptions {
@@ -58,9 +63,13 @@ export async function createApp(options: AppOptions): Promise<HaloclineApp> {
     authenticate: authenticator(access, tokens),
     listCursors: new Leases<ListScan>(config.cursorTtlMs, closeList, 1000, { what: 'parked list cursors', evictOwn: true }),
     stages: new Leases<Stage>(config.txIdleMs, (s) => void s.tx.rollback().catch(() => undefined), 1000, { what: 'open stages' }),
+    txs: new Leases<TxHandle>(config.txIdleMs, (h) => void h.tx.rollback().catch(() => undefined), 10_000, { what: 'open transactions' }),
+    selectCursors: new Leases<Pinned>(config.cursorTtlMs, unpin, 1000, { what: 'parked select cursors', evictOwn: true }),
+    writes: new WriteGate(),
   };
 
-  await ctx.files.removeTemps();
+  await ctx.files.removeLeftovers();
+  const storage = datasetStorage(ctx);
   const app = Fastify({
     logger: config.logger === false ? false : { ...(config.logger === true ? {} : config.logger), redact: ['req.headers.authorization', 'req.headers.cookie'] },
     bodyLimit: config.bodyLimit,
@@ -80,6 +89,8 @@ export async function createApp(options: AppOptions): Promise<HaloclineApp> {
   app.addHook('onClose', async () => {
     ctx.listCursors.close();
     ctx.stages.close();
+    ctx.txs.close();
+    ctx.selectCursors.close();
     db.close();
   });
   installErrorHandler(app);
@@ -100,12 +111,19 @@ export async function createApp(options: AppOptions): Promise<HaloclineApp> {
     api.addHook('onRequest', async (req) => {
       req.principal = await ctx.authenticate(req);
     });
-    catalogRoutes(api, ctx, datasetStorage(ctx));
+    // a data write holds its dataset until the handler settles (see checkWrite)
+    api.addHook('onRoute', (route) => {
+      route.handler = releasingWrites(route.handler as never);
+    });
+    catalogRoutes(api, ctx, storage);
     dataRoutes(api, ctx);
     fileRoutes(api, ctx);
     tabularRoutes(api, ctx);
     transactionRoutes(api, ctx);
     await tabularV2Routes(api, ctx);
   });
+  // what earlier deletes left: storage removals a crash or failure interrupted, orphaned observables
+  await finishStorageRemovals(ctx.catalog, storage, app.log);
+  await removeOrphanObservables(ctx.catalog, ctx.kinds, app.log);
   return app as unknown as HaloclineApp;
 }

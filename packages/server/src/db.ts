@@ -1,7 +1,7 @@
 // The server's own LMDB environment (<data>/server): catalog records, raw file entries, credentials, settings.
 import { join } from 'node:path';
 import { openSharedLmdb } from '@halocline/engine';
-import type { Database, RootDatabase } from 'lmdb';
+import { ABORT, type Database, type RootDatabase } from 'lmdb';
 
 /** The named databases of the server environment; keys are LMDB ordered keys, values msgpack. */
 export interface ServerDb {
@@ -14,6 +14,12 @@ export interface ServerDb {
   readonly access: Database<unknown, string[]>;
   /** name → value (signing key, counters, bootstrap marker). */
   readonly settings: Database<unknown, string>;
+  /**
+   * Runs `fn`'s reads and writes as one transaction: committed together, or (when `fn` throws)
+   * none of them, with the error rethrown. Use it for every multi-step change: lmdb-js batches
+   * plain `transaction()` callbacks together and commits a callback's writes even when it throws.
+   */
+  atomic<R>(fn: () => R): Promise<R>;
   close(): Promise<void>;
 }
 
@@ -27,6 +33,25 @@ export async function openServerDb(dataDir: string): Promise<ServerDb> {
     files: root.openDB<unknown, (string | number)[]>({ name: 'files' }),
     access: root.openDB<unknown, string[]>({ name: 'access' }),
     settings: root.openDB<unknown, string>({ name: 'settings' }),
+    atomic: (fn) => atomic(root, fn),
     close: () => handle.release(),
   };
+}
+
+async function atomic<R>(root: RootDatabase, fn: () => R): Promise<R> {
+  let failure: { error: unknown } | undefined;
+  // only a child transaction can be rolled back alone (as the engine's LmdbMetaStore.write does)
+  const result = await root.transaction(() =>
+    root.childTransaction(() => {
+      try {
+        return fn();
+      } catch (error) {
+        failure = { error };
+        return ABORT;
+      }
+    }),
+  );
+  if (failure) throw failure.error;
+  await root.flushed;
+  return result as R;
 }

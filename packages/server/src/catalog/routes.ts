@@ -1,11 +1,14 @@
 // Catalog routes: create, get (uuid or kind/name), update, delete and OQS list.
-import type { FastifyInstance } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { principalOf } from '../auth/authenticate.js';
 import { mayWrite } from '../auth/principal.js';
-import { badRequest, forbidden, notFound } from '../errors.js';
+import { badRequest, conflict, forbidden, notFound } from '../errors.js';
 import { intParam, jsonBody } from '../http/body.js';
 import type { AppContext } from '../http/context.js';
 import { parseOqs } from '../oqs/index.js';
+import { finishStorageRemovals } from './recovery.js';
+import { namesOf, referrersOf } from './references.js';
 import type { Resource } from './resource.js';
 import { validateManifest } from './validate/index.js';
 
@@ -24,16 +27,25 @@ export function catalogRoutes(app: FastifyInstance, ctx: AppContext, storage: Da
 
   app.post('/catalog', { schema: { tags, summary: 'Create a resource' } }, async (req, reply) => {
     const { type, manifest } = validateManifest(jsonBody(req), kinds, exists);
-    const created = await catalog.create(manifest, principalOf(req).id);
-    if (type === 'dataset') {
+    const uuid = manifest.metadata.uuid;
+    if (uuid !== undefined && (ctx.writes.closing(uuid) || catalog.removalPending(uuid))) throw conflict(`a dataset with uuid ${manifest.metadata.uuid} is being deleted; try again once it is gone`);
+    if (type !== 'dataset') return reply.status(201).send(await catalog.create(manifest, principalOf(req).id));
+    // the new dataset is held while its storage is provisioned: a delete racing the create waits, so
+    // it cannot remove the storage before it exists (and leave what the provisioning makes behind)
+    const withUuid = { ...manifest, metadata: { ...manifest.metadata, uuid: uuid ?? randomUUID() } };
+    const hold = ctx.writes.enter(withUuid.metadata.uuid);
+    try {
+      const created = await catalog.create(withUuid, principalOf(req).id);
       try {
         await storage.provision(created);
       } catch (e) {
         await catalog.delete(created.metadata.uuid);
         throw e;
       }
+      return reply.status(201).send(created);
+    } finally {
+      hold.release();
     }
-    return reply.status(201).send(created);
   });
 
   app.get<{ Params: { uuid: string } }>('/catalog/:uuid', { schema: { tags, summary: 'Get a resource by UUID' } }, async (req) => found(catalog.get(req.params.uuid), req.params.uuid));
@@ -53,25 +65,44 @@ export function catalogRoutes(app: FastifyInstance, ctx: AppContext, storage: Da
     const { manifest } = validateManifest(body, kinds, exists);
     if (manifest.kind !== current.kind) throw badRequest(`kind: a ${current.kind} cannot become a ${manifest.kind}`, 'InvalidManifest');
     if (manifest.metadata.uuid !== undefined && manifest.metadata.uuid !== current.metadata.uuid) throw badRequest('metadata.uuid: the uuid of a resource cannot change', 'InvalidManifest');
+    refuseRenameWhenReferred(current, manifest.metadata.name);
     if (current.kind === kinds.dataset && manifest.spec.storage_class !== current.spec.storage_class) {
       throw badRequest(`spec.storage_class: the storage class of a dataset cannot change (it is ${String(current.spec.storage_class)})`, 'InvalidManifest');
     }
     return catalog.update(current.metadata.uuid, manifest, principalOf(req).id);
   });
 
-  const remove = async (r: Resource | undefined, ref: string, principal: ReturnType<typeof principalOf>): Promise<void> => {
+  const remove = async (r: Resource | undefined, ref: string, req: FastifyRequest): Promise<void> => {
     if (!r) throw notFound(`no resource ${ref}`);
-    if (!mayWrite(principal, r.owner)) throw forbidden(`only the owner or an admin may delete ${r.kind}/${r.metadata.name}`);
-    if (r.kind === kinds.dataset) await storage.remove(r);
+    if (!mayWrite(principalOf(req), r.owner)) throw forbidden(`only the owner or an admin may delete ${r.kind}/${r.metadata.name}`);
+    if (r.kind === kinds.dataset) return removeDataset(r.metadata.uuid, req);
+    // a collection still named by datasets stays: deleting it would leave them pointing at nothing
+    const members = referrersOf(catalog, kinds, r);
+    if (members.length > 0) throw conflict(`data collection ${r.metadata.name} still has datasets (${namesOf(members)}); delete them or set their spec.data_collection to another collection first`);
     await catalog.delete(r.metadata.uuid);
   };
+
+  /**
+   * Deletes a dataset with the observables of it. Writes to it are cancelled and waited for first;
+   * the dataset and its observables then leave the catalog in one transaction (a crash leaves all of
+   * them or none) that also records the storage removal, done right after and, if that fails or the
+   * process dies first, again at the next start (`finishStorageRemovals`).
+   */
+  const removeDataset = (uuid: string, req: FastifyRequest): Promise<void> =>
+    ctx.writes.close(uuid, async () => {
+      const ds = catalog.get(uuid);
+      if (!ds) throw notFound(`no resource ${uuid} (deleted meanwhile)`);
+      await catalog.deleteAll([uuid, ...referrersOf(catalog, kinds, ds).map((o) => o.metadata.uuid)], { storageOf: ds });
+      await finishStorageRemovals(catalog, storage, req.log, [ds]);
+    });
+
   app.delete<{ Params: { uuid: string } }>('/catalog/:uuid', { schema: { tags, summary: 'Delete a resource by UUID' } }, async (req, reply) => {
-    await remove(catalog.get(req.params.uuid), req.params.uuid, principalOf(req));
+    await remove(catalog.get(req.params.uuid), req.params.uuid, req);
     return reply.status(204).send();
   });
   app.delete<{ Params: { group: string; type: string; name: string } }>('/catalog/:group/:type/:name', { schema: { tags, summary: 'Delete a resource by kind and name' } }, async (req, reply) => {
     const { group, type, name } = req.params;
-    await remove(catalog.getByName(`${group}/${type}`, name), `${group}/${type}/${name}`, principalOf(req));
+    await remove(catalog.getByName(`${group}/${type}`, name), `${group}/${type}/${name}`, req);
     return reply.status(204).send();
   });
 
@@ -82,6 +113,15 @@ export function catalogRoutes(app: FastifyInstance, ctx: AppContext, storage: Da
     const page = catalog.list(filter, { after, limit });
     return { results: page.results, next: page.next, num_results: page.results.length };
   });
+
+  // references are by name: renaming a resource others name would leave them pointing at nothing
+  function refuseRenameWhenReferred(current: Resource, name: string): void {
+    if (name === current.metadata.name) return;
+    const referrers = referrersOf(catalog, kinds, current);
+    if (referrers.length === 0) return;
+    const what = current.kind === kinds.dataset ? 'observables' : 'datasets';
+    throw conflict(`metadata.name: ${current.kind}/${current.metadata.name} cannot be renamed while ${what} refer to it by name (${namesOf(referrers)}); delete them or point them elsewhere first`);
+  }
 
   /** PATCH without `kind`: the name of the kind in the body. */
   function byNameAnyKind(id: string, body: unknown): Resource | undefined {

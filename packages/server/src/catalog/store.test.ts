@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openServerDb, type ServerDb } from '../db.js';
-import { manifests } from '../test-util/server.js';
+import { manifests, square } from '../test-util/server.js';
 import type { Manifest } from './resource.js';
 import { parseOqs } from '../oqs/index.js';
 import { CatalogStore } from './store.js';
@@ -47,5 +47,34 @@ describe('CatalogStore', () => {
       after = page.next;
     } while (after);
     expect(pages).toEqual([['wide-0', 'wide-1'], ['wide-2'], ['wide-3', 'wide-4']]);
+  });
+
+  it('deleteAll removes a dataset, its observables and records its storage removal in one transaction: all or nothing', async () => {
+    const store = new CatalogStore(db);
+    const ds = await store.create(manifests.dataset('parent') as unknown as Manifest, 'apikey:a');
+    const obs = await store.create(manifests.geoObservable('child', 'parent', square(0, 0, 1)) as unknown as Manifest, 'apikey:a');
+    const uuids = [ds.metadata.uuid, obs.metadata.uuid];
+    // the second removal fails inside the transaction: the first is rolled back with it
+    const remove = db.resources.remove.bind(db.resources);
+    let calls = 0;
+    db.resources.remove = ((key: string) => {
+      if (++calls === 2) throw new Error('disk full');
+      return remove(key);
+    }) as typeof db.resources.remove;
+    await expect(store.deleteAll(uuids, { storageOf: ds })).rejects.toThrow('disk full');
+    db.resources.remove = remove;
+    for (const s of [store, new CatalogStore(db)]) {
+      expect(uuids.map((u) => s.get(u)?.metadata.name)).toEqual(['parent', 'child']);
+      expect(s.pendingRemovals()).toEqual([]);
+    }
+    expect(store.list(parseOqs({ '#ST_INTERSECTS': ['$spec.details.value', square(0, 0, 2)] })).results.map((r) => r.metadata.name)).toEqual(['child']);
+
+    expect((await store.deleteAll(uuids, { storageOf: ds })).map((r) => r.metadata.name)).toEqual(['parent', 'child']);
+    const reopened = new CatalogStore(db);
+    expect(uuids.map((u) => reopened.get(u))).toEqual([undefined, undefined]);
+    expect(reopened.pendingRemovals().map((r) => r.metadata.uuid)).toEqual([ds.metadata.uuid]);
+    expect(reopened.removalPending(ds.metadata.uuid)).toBe(true);
+    await reopened.removalDone(ds.metadata.uuid);
+    expect(new CatalogStore(db).pendingRemovals()).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { ServerDb } from '../db.js';
 import { conflict, notFound } from '../errors.js';
 import { compileOqs, spatialConstraints, type OqsNode } from '../oqs/index.js';
+import { PageBudget } from '../page-budget.js';
 import type { CatalogChange, Manifest, Resource } from './resource.js';
 import { INDEXED_PATHS, SpatialIndex } from './spatial-index.js';
 
@@ -30,9 +31,8 @@ interface Entry {
 }
 
 const SEQ = 'catalog-seq';
-
-/** About the most bytes of resource JSON one list page holds. */
-export const PAGE_BYTES = 64 * 1024 * 1024;
+/** Prefix of `settings` keys of datasets whose storage is still to be removed (value: the dataset). */
+const REMOVAL = 'storage-removal/';
 
 // a resource's JSON length, computed once per (immutable) resource object
 const sizes = new WeakMap<Resource, number>();
@@ -81,19 +81,15 @@ export class CatalogStore implements CatalogReader {
    * at least one resource), so a page of large manifests still fits in one answer.
    */
   list(filter: OqsNode, options: { after?: string | null; limit?: number; maxBytes?: number } = {}): Page {
-    const limit = options.limit ?? 1000;
-    const maxBytes = options.maxBytes ?? PAGE_BYTES;
+    const budget = new PageBudget(options.limit ?? 1000, options.maxBytes);
     const after = options.after ? Number(options.after) : 0;
     const test = compileOqs(filter);
     const results: Resource[] = [];
-    let bytes = 0;
     let last = 0;
     for (const e of this.candidates(filter, after)) {
       if (!test(e.resource)) continue;
-      const size = jsonSize(e.resource);
-      if (results.length === limit || (results.length > 0 && bytes + size > maxBytes)) return { results, next: String(last) };
+      if (!budget.take(jsonSize(e.resource))) return { results, next: String(last) };
       results.push(e.resource);
-      bytes += size;
       last = e.seq;
     }
     return { results, next: null };
@@ -122,7 +118,7 @@ export class CatalogStore implements CatalogReader {
     this.index(entry);
     this.spatial.put(resource);
     try {
-      await this.db.root.transaction(() => {
+      await this.db.atomic(() => {
         this.db.resources.put(resource.metadata.uuid, entry);
         this.db.settings.put(SEQ, this.seq);
       });
@@ -159,24 +155,54 @@ export class CatalogStore implements CatalogReader {
     return resource;
   }
 
-  /**
-   * Removes a resource; false when there is none. Unindexed first (synchronously), so an update
-   * racing the removal finds nothing (404) instead of writing the resource back after it; re-indexed
-   * if the removal fails.
-   */
+  /** Datasets deleted from the catalog whose storage is still to be removed (see `deleteAll`'s `storageOf`). */
+  pendingRemovals(): Resource[] {
+    return [...this.db.settings.getRange({ start: REMOVAL, end: `${REMOVAL}\uffff` })].map(({ value }) => value as Resource);
+  }
+
+  /** True while the storage of a deleted dataset with this uuid is still to be removed. */
+  removalPending(uuid: string): boolean {
+    return this.db.settings.get(REMOVAL + uuid) !== undefined;
+  }
+
+  /** Records that the storage of the deleted dataset `uuid` is gone. */
+  async removalDone(uuid: string): Promise<void> {
+    await this.db.settings.remove(REMOVAL + uuid);
+  }
+
+  /** Removes a resource; false when there is none. See {@link deleteAll}. */
   async delete(uuid: string): Promise<boolean> {
-    const entry = this.byUuid.get(uuid);
-    if (!entry) return false;
-    this.unindex(entry);
+    return (await this.deleteAll([uuid])).length > 0;
+  }
+
+  /**
+   * Removes the resources with these uuids (those that exist) in one LMDB transaction: all of them
+   * or, when it fails, none. They are unindexed first (synchronously), so an update racing the
+   * removal finds nothing (404) instead of writing a resource back after it; re-indexed if the
+   * transaction fails. Resolves with the removed resources, in the order given.
+   *
+   * `storageOf` (a dataset among them) is recorded in the same transaction as a pending removal of its
+   * storage, listed by `pendingRemovals` until `removalDone`: the storage removal that follows the
+   * commit can always be finished, even after a crash.
+   */
+  async deleteAll(uuids: readonly string[], options: { storageOf?: Resource } = {}): Promise<Resource[]> {
+    const entries = [...new Set(uuids)].map((u) => this.byUuid.get(u)).filter((e) => e !== undefined);
+    if (entries.length === 0) return [];
+    for (const e of entries) this.unindex(e);
     try {
-      await this.db.resources.remove(uuid);
-    } catch (e) {
-      this.index(entry);
-      this.spatial.put(entry.resource);
-      throw e;
+      await this.db.atomic(() => {
+        for (const e of entries) this.db.resources.remove(e.resource.metadata.uuid);
+        if (options.storageOf) this.db.settings.put(REMOVAL + options.storageOf.metadata.uuid, options.storageOf);
+      });
+    } catch (err) {
+      for (const e of entries) {
+        this.index(e);
+        this.spatial.put(e.resource);
+      }
+      throw err;
     }
-    this.emit({ type: 'delete', uuid, resource: entry.resource });
-    return true;
+    for (const e of entries) this.emit({ type: 'delete', uuid: e.resource.metadata.uuid, resource: e.resource });
+    return entries.map((e) => e.resource);
   }
 
   /** Entries after `after` that may match: R-tree candidates when the filter allows, else all. */

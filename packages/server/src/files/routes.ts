@@ -4,7 +4,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, badRequest } from '../errors.js';
 import { boolParam, intParam, jsonBody } from '../http/body.js';
 import type { AppContext } from '../http/context.js';
+import { abortable } from '../http/abortable.js';
 import { checkWrite, dataPrefixes, datasetWithClass } from '../http/datasets.js';
+import { writeSignal } from '../http/request-writes.js';
 import { parseOqs } from '../oqs/index.js';
 import { fileName, isMimeType, validateFilePatch } from './entry.js';
 import { parseRange } from './range.js';
@@ -23,12 +25,12 @@ export function fileRoutes(app: FastifyInstance, ctx: AppContext): void {
     });
     app.patch(`${p}/:name/metadata`, { schema: { tags, summary: 'Update file metadata' } }, async (req) => {
       const ds = datasetWithClass(ctx, req, 'raw', 'updating file metadata');
-      checkWrite(req, ds);
+      checkWrite(ctx, req, ds);
       return ctx.files.update(ds.metadata.uuid, fileName((req as FileReq).params.name), validateFilePatch(jsonBody(req), false));
     });
     app.delete(`${p}/:name`, { schema: { tags, summary: 'Delete a file' } }, async (req, reply) => {
       const ds = datasetWithClass(ctx, req, 'raw', 'deleting a file');
-      checkWrite(req, ds);
+      checkWrite(ctx, req, ds);
       await ctx.files.delete(ds.metadata.uuid, fileName((req as FileReq).params.name));
       return reply.status(204).send();
     });
@@ -38,7 +40,7 @@ export function fileRoutes(app: FastifyInstance, ctx: AppContext): void {
 /** POST /data/{ref} on a raw dataset: the file entry. */
 export async function createFile(ctx: AppContext, req: FastifyRequest): Promise<unknown> {
   const ds = datasetWithClass(ctx, req, 'raw', 'creating a file');
-  checkWrite(req, ds);
+  checkWrite(ctx, req, ds);
   const patch = validateFilePatch(jsonBody(req), true);
   return ctx.files.create(ds.metadata.uuid, { ...patch, name: patch.name! });
 }
@@ -56,7 +58,7 @@ export async function listFiles(ctx: AppContext, req: FastifyRequest<{ Querystri
 
 async function upload(ctx: AppContext, req: FileReq, reply: FastifyReply): Promise<unknown> {
   const ds = datasetWithClass(ctx, req, 'raw', 'uploading a file');
-  checkWrite(req, ds);
+  checkWrite(ctx, req, ds);
   if (!(req.body instanceof Readable)) {
     throw new ApiError(415, 'UnsupportedMediaType', `upload the bytes with Content-Type application/octet-stream, got ${req.headers['content-type'] ?? 'none'}`);
   }
@@ -64,7 +66,7 @@ async function upload(ctx: AppContext, req: FileReq, reply: FastifyReply): Promi
   const declared = Number(req.headers['content-length'] ?? Number.NaN);
   if (declared > limit) throw new ApiError(413, 'PayloadTooLarge', `the upload of ${declared} bytes is larger than the limit of ${limit} bytes`);
   const overwrite = boolParam(req.query.overwrite, 'overwrite', false);
-  const meta = await ctx.files.upload(ds.metadata.uuid, fileName(req.params.name), req.body, { overwrite, limit });
+  const meta = await ctx.files.upload(ds.metadata.uuid, fileName(req.params.name), abortable(req.body, writeSignal(req)), { overwrite, limit });
   return reply.send(meta);
 }
 

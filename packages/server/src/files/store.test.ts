@@ -1,7 +1,8 @@
-// The raw file store's listing: pages bounded by count and by the size of the entries.
-import { mkdtemp, rm } from 'node:fs/promises';
+// The raw file store: listing pages bounded by count and by the size of the entries; leftovers of a crash.
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openServerDb, type ServerDb } from '../db.js';
 import { parseOqs } from '../oqs/index.js';
@@ -31,5 +32,32 @@ describe('RawFileStore.list', () => {
       after = Number(page.next);
     }
     expect(pages).toEqual([['f0', 'f1'], ['f2'], ['f3', 'f4']]);
+  });
+});
+
+describe('RawFileStore.removeLeftovers', () => {
+  it('removes temp files and blobs no entry points at (a crash between a delete commit and the removal of its bytes); keeps the rest', async () => {
+    const files = new RawFileStore(db, dir);
+    await files.provision('ds');
+    await files.create('ds', { name: 'kept.bin' });
+    await files.upload('ds', 'kept.bin', Readable.from([Buffer.from('keep me')]), { overwrite: false, limit: 1024 });
+    await files.create('ds', { name: 'gone.bin' });
+    await files.upload('ds', 'gone.bin', Readable.from([Buffer.from('delete me')]), { overwrite: false, limit: 1024 });
+    const blobOfGone = files.get('ds', 'gone.bin').blob!;
+    // the delete's commit without the removal of the bytes that follows it
+    const before = await readdir(join(dir, 'raw', 'ds'));
+    await db.atomic(() => {
+      const rec = files.get('ds', 'gone.bin');
+      db.files.remove(['ds', 'f', rec.seq]);
+      db.files.remove(['ds', 'n', 'gone.bin']);
+    });
+    await writeFile(join(dir, 'raw', 'ds', '.tmp-0123456789abcdef'), 'half an upload');
+    expect(before).toContain(blobOfGone);
+
+    expect(await files.removeLeftovers()).toBe(2);
+    expect(await readdir(join(dir, 'raw', 'ds'))).toEqual([files.get('ds', 'kept.bin').blob]);
+    const { stream } = await files.open('ds', 'kept.bin');
+    expect(Buffer.concat(await stream.toArray()).toString()).toBe('keep me');
+    expect(await files.removeLeftovers()).toBe(0);
   });
 });

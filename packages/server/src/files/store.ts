@@ -7,6 +7,7 @@ import type { Readable } from 'node:stream';
 import type { ServerDb } from '../db.js';
 import { conflict, notFound } from '../errors.js';
 import { compileOqs, type OqsNode } from '../oqs/index.js';
+import { PAGE_BYTES, PageBudget } from '../page-budget.js';
 import { type WrittenBlob, writeBlob } from './blob.js';
 import type { FileMetadata, FilePatch, FileRecord } from './entry.js';
 
@@ -24,7 +25,7 @@ export class RawFileStore {
   async create(dataset: string, patch: FilePatch & { name: string }): Promise<FileMetadata> {
     const now = new Date().toISOString();
     let meta: FileMetadata | undefined;
-    await this.db.root.transaction(() => {
+    await this.db.atomic(() => {
       if (this.db.files.get(nameKey(dataset, patch.name)) !== undefined) throw conflict(`file "${patch.name}" already exists in dataset ${dataset}`);
       const seq = ((this.db.files.get([dataset, 'seq']) as number | undefined) ?? 0) + 1;
       meta = {
@@ -77,7 +78,7 @@ export class RawFileStore {
     let meta: FileMetadata | undefined;
     let replaced: string | undefined;
     try {
-      await this.db.root.transaction(() => {
+      await this.db.atomic(() => {
         const rec = this.get(dataset, name);
         if (rec.id !== before.id) throw conflict(`file "${name}" was deleted and created again during the upload; upload again`);
         if (taken(rec)) throw alreadyUploaded(name);
@@ -105,7 +106,7 @@ export class RawFileStore {
   /** Applies a metadata update; renaming onto an existing name is 409. */
   async update(dataset: string, name: string, patch: FilePatch): Promise<FileMetadata> {
     let meta: FileMetadata | undefined;
-    await this.db.root.transaction(() => {
+    await this.db.atomic(() => {
       const rec = this.get(dataset, name);
       const rename = patch.name !== undefined && patch.name !== name;
       if (rename && this.db.files.get(nameKey(dataset, patch.name!)) !== undefined) throw conflict(`file "${patch.name}" already exists in dataset ${dataset}`);
@@ -129,7 +130,7 @@ export class RawFileStore {
   /** Removes a file's entry, then its bytes. */
   async delete(dataset: string, name: string): Promise<void> {
     let blob = '';
-    await this.db.root.transaction(() => {
+    await this.db.atomic(() => {
       const rec = this.get(dataset, name);
       blob = blobOf(rec);
       this.db.files.remove(fileKey(dataset, rec.seq));
@@ -142,30 +143,37 @@ export class RawFileStore {
    * A page of files matching a parsed filter (OQS or `{metadata: {key: value}}`), after cursor
    * `after`: at most `limit` entries and about `maxBytes` of their JSON (at least one entry).
    */
-  list(dataset: string, filter: OqsNode, after: number, limit: number, maxBytes = 64 * 1024 * 1024): { results: FileMetadata[]; next: string | null } {
+  list(dataset: string, filter: OqsNode, after: number, limit: number, maxBytes = PAGE_BYTES): { results: FileMetadata[]; next: string | null } {
     const test = compileOqs(filter);
+    const budget = new PageBudget(limit, maxBytes);
     const results: FileMetadata[] = [];
     let last = 0;
-    let bytes = 0;
     for (const { value } of this.db.files.getRange({ start: fileKey(dataset, after + 1), end: [dataset, 'g'] })) {
       const rec = value as FileRecord;
       if (!test(rec.meta)) continue;
-      const size = JSON.stringify(rec.meta).length;
-      if (results.length === limit || (results.length > 0 && bytes + size > maxBytes)) return { results, next: String(last) };
+      if (!budget.take(JSON.stringify(rec.meta).length)) return { results, next: String(last) };
       results.push(rec.meta);
-      bytes += size;
       last = rec.seq;
     }
     return { results, next: null };
   }
 
-  /** Removes temp files a crash left mid-upload (call before serving; the server is the only writer). */
-  async removeTemps(): Promise<number> {
+  /**
+   * Removes what a crash left in the dataset directories: temp files of uploads under way, and blobs
+   * no entry points at (a file deleted, or an upload replaced, just before the crash removed its
+   * bytes). Call before serving: the server is the only writer, so nothing is mid-upload.
+   */
+  async removeLeftovers(): Promise<number> {
     let removed = 0;
     const datasets = await readdir(this.dir).catch(() => [] as string[]);
     for (const ds of datasets) {
       const names = await readdir(join(this.dir, ds)).catch(() => [] as string[]);
-      for (const name of names.filter((n) => n.startsWith('.tmp-'))) {
+      const referenced = new Set<string>();
+      for (const { value } of this.db.files.getRange({ start: fileKey(ds, 0), end: [ds, 'g'] })) {
+        const rec = value as FileRecord;
+        if (rec.uploaded) referenced.add(blobOf(rec));
+      }
+      for (const name of names.filter((n) => !referenced.has(n))) {
         await rm(join(this.dir, ds, name), { force: true });
         removed++;
       }
@@ -180,7 +188,7 @@ export class RawFileStore {
 
   /** Removes every file of a dataset: entries first, then the directory. */
   async removeDataset(dataset: string): Promise<void> {
-    await this.db.root.transaction(() => {
+    await this.db.atomic(() => {
       for (const key of this.db.files.getKeys({ start: [dataset], end: [dataset, '\uffff'] })) this.db.files.remove(key as Key);
     });
     await rm(join(this.dir, dataset), { recursive: true, force: true });

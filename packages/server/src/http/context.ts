@@ -10,6 +10,9 @@ import type { RawFileStore } from '../files/store.js';
 import type { ListScan } from '../tabular-v1/list.js';
 import type { Stage } from '../tabular-v1/transactions.js';
 import type { Leases } from '../tabular-v2/leases.js';
+import type { Pinned } from '../tabular-v2/stream.js';
+import type { TxHandle } from '../tabular-v2/tx-routes.js';
+import type { WriteGate } from './write-gate.js';
 
 /** Services built once per app and handed to each area's routes. */
 export interface AppContext {
@@ -25,4 +28,10 @@ export interface AppContext {
   readonly listCursors: Leases<ListScan>;
   /** Tabular v1 stages (open transactions) by id, owned by dataset and account, rolled back when idle. */
   readonly stages: Leases<Stage>;
+  /** Tabular v2 transactions by id, owned by table and account, rolled back when idle. */
+  readonly txs: Leases<TxHandle>;
+  /** Tabular v2 select cursors parked at their continuation, each pinning its snapshot. */
+  readonly selectCursors: Leases<Pinned>;
+  /** Writes in flight per dataset; a dataset delete closes it (cancels and waits for them). */
+  readonly writes: WriteGate;
 }

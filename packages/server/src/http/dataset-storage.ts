@@ -13,6 +13,8 @@ export function datasetStorage(ctx: AppContext): DatasetStorage {
     },
     remove: async (ds) => {
       if (storageClassOf(ctx, ds) === 'raw') return ctx.files.removeDataset(ds.metadata.uuid);
+      // what the table's clients left open ends first: nothing may commit into (or read) a later table of this name
+      for (const leases of [ctx.txs, ctx.stages, ctx.selectCursors, ctx.listCursors]) leases.expireTable(ds.metadata.uuid);
       const t = ctx.store.table(ds.metadata.uuid);
       // the raw files beside the table (they outlive a drop, and exist without a table too)
       for (const f of await t.raw.list()) await ignoreNotFound(t.raw.delete(f.id));

@@ -5,6 +5,7 @@ import { mayWrite } from '../auth/principal.js';
 import type { Resource } from '../catalog/resource.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
 import type { AppContext } from './context.js';
+import { holdForRequest } from './request-writes.js';
 
 export type StorageClass = 'raw' | 'tabular';
 
@@ -37,7 +38,12 @@ export function datasetWithClass(ctx: AppContext, req: FastifyRequest, want: Sto
   return r;
 }
 
-/** 403 unless the caller owns the dataset or is an admin. */
-export function checkWrite(req: FastifyRequest, r: Resource): void {
+/**
+ * 403 unless the caller owns the dataset or is an admin; then holds the dataset open for this write
+ * until the request's handler (and any work it {@link keepWriting}s) has settled, so a delete of the
+ * dataset waits for it (404 when a delete already runs).
+ */
+export function checkWrite(ctx: AppContext, req: FastifyRequest, r: Resource): void {
   if (!mayWrite(principalOf(req), r.owner)) throw forbidden(`only the owner or an admin may change the data of dataset ${r.metadata.name}`);
+  holdForRequest(req, ctx.writes.enter(r.metadata.uuid));
 }

@@ -25,6 +25,8 @@ export interface StacPluginOptions {
   readonly serviceDesc?: string;
   readonly title?: string;
   readonly description?: string;
+  /** About the most bytes of item JSON one page of search results holds (at least one item); default 64 MiB, as the catalog's lists. */
+  readonly pageBytes?: number;
   /** Largest POST body in bytes; default 1 MiB. */
   readonly bodyLimit?: number;
 }

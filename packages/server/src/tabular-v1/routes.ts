@@ -24,7 +24,7 @@ export function tabularRoutes(app: FastifyInstance, ctx: AppContext): void {
   for (const p of dataPrefixes(ctx)) {
     app.post(`${p}/schema`, { schema: { tags, summary: 'Create the table schema' } }, async (req) => {
       const ds = datasetWithClass(ctx, req, 'tabular', 'creating a schema');
-      checkWrite(req, ds);
+      checkWrite(ctx, req, ds);
       const schema = toArrowSchema(jsonBody(req));
       await ctx.store.table(ds.metadata.uuid).create(schema);
       return { table_schema: toV1Schema(schema) };
@@ -35,7 +35,7 @@ export function tabularRoutes(app: FastifyInstance, ctx: AppContext): void {
     });
     app.delete<{ Querystring: { delete_data?: string } }>(`${p}/schema`, { schema: { tags, summary: 'Delete the schema (and data)' } }, async (req, reply) => {
       const ds = datasetWithClass(ctx, req, 'tabular', 'deleting a schema');
-      checkWrite(req, ds);
+      checkWrite(ctx, req, ds);
       const t = ctx.store.table(ds.metadata.uuid);
       await schemaOf(t, ds.metadata.name);
       if (!boolParam(req.query.delete_data, 'delete_data', false) && (await t.select().count()) > 0) {
@@ -50,7 +50,7 @@ export function tabularRoutes(app: FastifyInstance, ctx: AppContext): void {
 /** POST /data/{ref} on a tabular dataset: `{data: [rows]}`. */
 export async function insertRows(ctx: AppContext, req: FastifyRequest): Promise<unknown> {
   const ds = datasetWithClass(ctx, req, 'tabular', 'inserting rows');
-  checkWrite(req, ds);
+  checkWrite(ctx, req, ds);
   const body = jsonBody(req) as { data?: unknown; stage_id?: unknown } | undefined;
   const staged = body?.stage_id !== undefined && body.stage_id !== null;
   if (staged && typeof body.stage_id !== 'string') throw badRequest('stage_id: expected the string returned by POST /stage');
@@ -117,7 +117,7 @@ function resumeList(ctx: AppContext, req: FastifyRequest<{ Querystring: { cursor
     return got;
   }
   if (got === 'owner') throw forbidden('this cursor belongs to another account');
-  const why = got === 'expired' ? `expired after ${ctx.config.cursorTtlMs} ms without use` : got === 'table' ? 'belongs to another dataset' : 'is not one this server returned';
+  const why = got === 'expired' ? `expired after ${ctx.config.cursorTtlMs} ms without use` : got === 'deleted' ? 'is gone: its dataset was deleted' : got === 'table' ? 'belongs to another dataset' : 'is not one this server returned';
   throw badRequest(`query parameter cursor ${why}; start the listing again without a cursor`, 'InvalidCursor');
 }
 

@@ -21,7 +21,7 @@ export function transactionRoutes(app: FastifyInstance, ctx: AppContext): void {
   const tags = ['tabular v1'];
   const writable = (req: FastifyRequest, op: string) => {
     const ds = datasetWithClass(ctx, req, 'tabular', op);
-    checkWrite(req, ds);
+    checkWrite(ctx, req, ds);
     return { ds, t: ctx.store.table(ds.metadata.uuid) };
   };
   for (const p of dataPrefixes(ctx)) {
@@ -93,7 +93,9 @@ export function transactionRoutes(app: FastifyInstance, ctx: AppContext): void {
 export function stageOf(ctx: AppContext, req: FastifyRequest, id: string, dataset: string): Stage {
   const got = ctx.stages.get(id, dataset, principalOf(req).id);
   if (got === 'owner') throw forbidden(`stage ${id} belongs to another account`);
-  if (typeof got === 'string') throw notFound(got === 'expired' ? `stage ${id} was rolled back after ${ctx.config.txIdleMs} ms idle` : `no open stage ${id} on this dataset`);
+  if (got === 'expired') throw notFound(`stage ${id} was rolled back after ${ctx.config.txIdleMs} ms idle`);
+  if (got === 'deleted') throw notFound(`stage ${id} was rolled back because its dataset was deleted`);
+  if (typeof got === 'string') throw notFound(`no open stage ${id} on this dataset`);
   return got;
 }
 

@@ -39,4 +39,18 @@ describe('Leases limits', () => {
     expect(expired).toEqual(['x']);
     l.close();
   });
+
+  it('expireTable ends the items of one table (onExpire for each), which then answer "deleted"', () => {
+    const expired: string[] = [];
+    const l = new Leases<string>(60_000, (v) => expired.push(v), 10);
+    const a = l.add('a', 'T', 'alice');
+    const b = l.add('b', 'U', 'alice');
+    const c = l.add('c', 'T', 'bob');
+    l.expireTable('T');
+    expect(expired).toEqual(['a', 'c']);
+    expect(l.get(a, 'T', 'alice')).toBe('deleted');
+    expect(l.get(c, 'T', 'bob')).toBe('deleted');
+    expect(l.get(b, 'U', 'alice')).toBe('b');
+    l.close();
+  });
 });

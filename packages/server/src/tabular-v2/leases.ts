@@ -11,7 +11,7 @@ interface Lease<T> {
 }
 
 /** Why `get` found nothing usable. */
-export type LeaseMiss = 'unknown' | 'expired' | 'table' | 'owner';
+export type LeaseMiss = 'unknown' | 'expired' | 'deleted' | 'table' | 'owner';
 
 /** Most items one account may hold at once (so no account can push another's out of a full map). */
 export const PER_OWNER = 100;
@@ -34,7 +34,8 @@ export interface LeaseLimits {
  */
 export class Leases<T> {
   private readonly items = new Map<string, Lease<T>>();
-  private readonly expired = new Set<string>();
+  /** Recently expired ids and why: idle (or evicted), or their table's dataset was deleted. */
+  private readonly expired = new Map<string, 'expired' | 'deleted'>();
   private readonly owned = new Map<string, number>();
 
   constructor(
@@ -62,7 +63,7 @@ export class Leases<T> {
   /** The item, its idle clock restarted; or why there is none for this table and account. */
   get(id: string, table: string, owner: string): T | LeaseMiss {
     const lease = this.items.get(id);
-    if (!lease) return this.expired.has(id) ? 'expired' : 'unknown';
+    if (!lease) return this.expired.get(id) ?? 'unknown';
     if (lease.table !== table) return 'table';
     if (lease.owner !== owner) return 'owner';
     clearTimeout(lease.timer);
@@ -81,6 +82,11 @@ export class Leases<T> {
     else this.owned.delete(lease.owner);
   }
 
+  /** Expires every item of `table` (its dataset was deleted); later uses of their ids answer "deleted". */
+  expireTable(table: string): void {
+    for (const [id, lease] of [...this.items]) if (lease.table === table) this.expire(id, 'deleted');
+  }
+
   /** Expires everything (server shutdown). */
   close(): void {
     for (const id of [...this.items.keys()]) this.expire(id);
@@ -97,12 +103,12 @@ export class Leases<T> {
     return undefined;
   }
 
-  private expire(id: string): void {
+  private expire(id: string, why: 'expired' | 'deleted' = 'expired'): void {
     const lease = this.items.get(id);
     if (!lease) return;
     this.delete(id);
-    this.expired.add(id);
-    if (this.expired.size > 100_000) this.expired.delete(this.expired.values().next().value!);
+    this.expired.set(id, why);
+    if (this.expired.size > 100_000) this.expired.delete(this.expired.keys().next().value!);
     this.onExpire(lease.value);
   }
 }

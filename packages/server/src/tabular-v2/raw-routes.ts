@@ -4,7 +4,9 @@ import type { IngestMode, IngestProgress, RawEntry, RawMetaPatch } from '@halocl
 import { Int64, RecordBatch, Table as ArrowTable, Utf8, vectorFromArray } from 'apache-arrow';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { badRequest } from '../errors.js';
+import { abortable } from '../http/abortable.js';
 import { jsonBody } from '../http/body.js';
+import { keepWriting, writeSignal } from '../http/request-writes.js';
 import type { AppContext } from '../http/context.js';
 import { progressAnswer, wantsProgress } from './ingest-progress.js';
 import { IpcEncoder } from './ipc.js';
@@ -44,7 +46,7 @@ export function rawRoutes(app: FastifyInstance, ctx: AppContext): void {
     const body = req.body as Readable | undefined;
     if (!body || typeof body.on !== 'function') throw badRequest('the body must be the file bytes (Content-Type application/octet-stream)');
     const mimetype = (req.query as V2Query).mime_type;
-    return { raw_id: await t.table.raw.upload(name, body, { maxBytes: ctx.config.uploadLimit, ...(mimetype ? { mimetype } : {}) }) };
+    return { raw_id: await t.table.raw.upload(name, abortable(body, writeSignal(req)), { maxBytes: ctx.config.uploadLimit, ...(mimetype ? { mimetype } : {}) }) };
   });
 
   app.post(`${base}/update_meta`, { schema: { tags, summary: 'Set name, geometry, mime type or properties' } }, async (req) => {
@@ -68,7 +70,14 @@ export function rawRoutes(app: FastifyInstance, ctx: AppContext): void {
     const opt = (req.query as V2Query).opt ?? 'append';
     if (!['append', 'truncate', 'drop'].includes(opt)) throw badRequest(`opt must be append, truncate or drop, got ${JSON.stringify(opt)}`);
     const id = param(req, 'id');
-    const run = async (onProgress?: (p: IngestProgress) => void) => ({ ...(await t.table.raw.ingest(id, { opt: opt as IngestMode, ...(onProgress ? { onProgress } : {}) })), table_id: t.tableId });
+    const kept = keepWriting(req); // the progress answer outlives the handler; the dataset stays held until the ingest ends
+    const run = async (onProgress?: (p: IngestProgress) => void) => {
+      try {
+        return { ...(await t.table.raw.ingest(id, { opt: opt as IngestMode, ...(onProgress ? { onProgress } : {}) })), table_id: t.tableId };
+      } finally {
+        kept();
+      }
+    };
     return wantsProgress(req) ? progressAnswer(reply, run) : run();
   });
 }

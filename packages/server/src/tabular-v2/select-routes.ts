@@ -64,7 +64,7 @@ function resumed(state: ReadState, cursor: string, table: string, owner: string)
   const p = state.cursors.get(cursor, table, owner);
   if (p === 'owner') throw new ApiError(403, 'Forbidden', 'this cursor belongs to another account');
   if (typeof p === 'string') {
-    throw new ApiError(410, 'CursorExpired', `cursor ${cursor.slice(0, 12)}… is ${p === 'expired' ? 'expired (its snapshot was released); run the select again' : 'unknown for this table'}`);
+    throw new ApiError(410, 'CursorExpired', `cursor ${cursor.slice(0, 12)}… is ${p === 'expired' ? 'expired (its snapshot was released); run the select again' : p === 'deleted' ? 'gone: its dataset was deleted' : 'unknown for this table'}`);
   }
   state.cursors.delete(cursor);
   return p;

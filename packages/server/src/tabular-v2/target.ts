@@ -32,7 +32,7 @@ export function target(ctx: AppContext, req: FastifyRequest, write: boolean): Ta
   if (storageClassOf(ctx, ds) !== 'tabular') {
     throw badRequest(`dataset ${ds.metadata.name} has storage class ${String(ds.spec.storage_class)}; tabular v2 needs a tabular dataset`);
   }
-  if (write) checkWrite(req, ds);
+  if (write) checkWrite(ctx, req, ds);
   return { table: ctx.store.table(ds.metadata.uuid), tableId: ds.metadata.uuid, owner: principalOf(req).id };
 }
 

@@ -3,7 +3,9 @@ import { Readable } from 'node:stream';
 import type { Transaction } from '@halocline/engine';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, badRequest } from '../errors.js';
+import { abortable } from '../http/abortable.js';
 import type { AppContext } from '../http/context.js';
+import { writeSignal } from '../http/request-writes.js';
 import { selectBody } from './body.js';
 import { insertStream } from './insert.js';
 import { ARROW_STREAM, ipcBatches } from './ipc.js';
@@ -48,7 +50,7 @@ export function txRoutes(app: FastifyInstance, ctx: AppContext, txs: Leases<TxHa
     const t = target(ctx, req, true);
     const handle = optionalTx(req, reply, txs, t.tableId, t.owner);
     const schema = await schemaOrNoTable(t.table);
-    return { num_rows: await insertStream(t.table, handle?.tx, schema, ipcBatches(req.body, ctx.config.ipcBodyLimit, 'InvalidData')) };
+    return { num_rows: await insertStream(t.table, handle?.tx, schema, ipcBatches(streamOf(req), ctx.config.ipcBodyLimit, 'InvalidData')) };
   });
 
   app.post('/api/table/v2/sdk/replace', { schema: { tags, summary: 'Remove matching rows in a transaction; answers them (Arrow IPC)' } }, async (req, reply) => {
@@ -85,9 +87,15 @@ export function txOf(txs: Leases<TxHandle>, id: string, table: string, owner: st
   const h = txs.get(id, table, owner);
   if (h === 'owner') throw new ApiError(403, 'Forbidden', `transaction ${id} belongs to another account`);
   if (h === 'expired') throw new ApiError(410, 'TransactionExpired', `transaction ${id} was idle too long and has been rolled back; begin a new one`);
+  if (h === 'deleted') throw new ApiError(410, 'TransactionExpired', `transaction ${id} was rolled back because its dataset was deleted`);
   if (h === 'table') throw badRequest(`transaction ${id} belongs to another table`);
   if (h === 'unknown') throw new ApiError(404, 'TransactionNotFound', `no open transaction ${id} (committed, rolled back, or never begun)`);
   return h;
+}
+
+// the body, cut off with a 409 when the dataset is deleted during the insert
+function streamOf(req: FastifyRequest): unknown {
+  return req.body instanceof Readable ? abortable(req.body, writeSignal(req)) : req.body;
 }
 
 function optionalTx(req: FastifyRequest, reply: FastifyReply, txs: Leases<TxHandle>, table: string, owner: string): TxHandle | undefined {

@@ -40,6 +40,25 @@ describe('GET /collections', () => {
     expect(rels(last)['self']).toBe('https://stac.test/api/stac/collections?offset=20&limit=10');
     expect((await get(t.app, '/api/stac/collections', 'collections')).body.collections).toHaveLength(10);
   });
+  it('ends a page at about pageBytes of collection JSON too (at least one); next links visit every collection once', async () => {
+    const big = (n: number) => collection(n, { description: 'd'.repeat(n % 4 === 0 ? 9000 : 500) });
+    const small = await stacApp(Array.from({ length: 20 }, (_, n) => big(n)), { pageBytes: 8 * 1024 });
+    const seen: string[] = [];
+    let url: string | undefined = '/api/stac/collections?limit=100';
+    let pages = 0;
+    while (url) {
+      const r = await get(small.app, url, 'collections');
+      pages++;
+      seen.push(...r.body.collections.map((c: { id: string }) => c.id));
+      expect(r.body.numberReturned).toBe(r.body.collections.length);
+      if (r.body.collections.length > 1) expect(JSON.stringify(r.body.collections).length).toBeLessThanOrEqual(8 * 1024);
+      const next = rels(r)['next'];
+      url = next ? new URL(next).pathname + new URL(next).search : undefined;
+    }
+    expect(seen).toEqual(Array.from({ length: 20 }, (_, n) => uuid(n, 2)));
+    expect(pages).toBeGreaterThan(3);
+    await small.app.close();
+  });
   it('rejects bad paging parameters', async () => {
     expectError(await get(t.app, '/api/stac/collections?limit=0'), 400, /limit/);
     expectError(await get(t.app, '/api/stac/collections?offset=x'), 400, /offset/);

@@ -1,15 +1,16 @@
-// GET /api/stac/collections (offset/limit pages) and /collections/{id} (UUID, name or title).
+// GET /api/stac/collections (offset/limit pages, bounded by bytes too) and /collections/{id} (UUID, name or title).
 import type { FastifyInstance } from 'fastify';
 import { StacError, invalid } from '../errors.js';
 import type { CollectionEntry } from '../index/catalog-index.js';
 import { collectionOf } from '../map/collection.js';
 import type { Link } from '../map/item.js';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../search/request.js';
+import { PageBudget } from '../../page-budget.js';
 import type { StacContext } from './context.js';
 
 /** Registers the collection routes (relative to /api/stac). */
 export function collectionRoutes(app: FastifyInstance, ctx: StacContext): void {
-  app.get('/collections', async (req) => {
+  app.get('/collections', async (req, reply) => {
     const q = req.query as Record<string, unknown>;
     for (const k of Object.keys(q)) if (k !== 'limit' && k !== 'offset' && k !== 'f') throw invalid(k, 'unknown query parameter; known are limit, offset');
     const limit = integer('limit', q['limit'], DEFAULT_LIMIT, 1, MAX_LIMIT);
@@ -17,15 +18,24 @@ export function collectionRoutes(app: FastifyInstance, ctx: StacContext): void {
     const all = ctx.index.collections;
     const urls = ctx.urls(req);
     const self = ctx.requested(req);
-    const page = all.slice(offset, offset + limit);
+    // at most `limit` collections and about `pageBytes` of their JSON (at least one): each is rendered once
+    const budget = new PageBudget(limit, ctx.pageBytes);
+    const texts: string[] = [];
+    for (let i = offset; i < all.length; i++) {
+      const text = JSON.stringify(collectionOf(ctx.index, all[i]!, urls));
+      if (!budget.take(text.length)) break;
+      texts.push(text);
+    }
     const links: Link[] = [
       { rel: 'self', href: self, type: 'application/json' },
       { rel: 'root', href: urls.stac, type: 'application/json' },
       { rel: 'parent', href: urls.stac, type: 'application/json' },
     ];
-    if (offset + limit < all.length) links.push({ rel: 'next', href: paged(self, offset + limit, limit), type: 'application/json' });
+    const end = offset + texts.length;
+    if (end < all.length) links.push({ rel: 'next', href: paged(self, end, limit), type: 'application/json' });
     if (offset > 0) links.push({ rel: 'prev', href: paged(self, Math.max(0, offset - limit), limit), type: 'application/json' });
-    return { collections: page.map((c) => collectionOf(ctx.index, c, urls)), links, numberMatched: all.length, numberReturned: page.length };
+    reply.type('application/json; charset=utf-8');
+    return `{"collections":[${texts.join(',')}],"links":${JSON.stringify(links)},"numberMatched":${all.length},"numberReturned":${texts.length}}`;
   });
   app.get<{ Params: { id: string } }>('/collections/:id', async (req) => collectionOf(ctx.index, findCollection(ctx, req.params.id), ctx.urls(req)));
 }

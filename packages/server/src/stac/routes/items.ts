@@ -2,11 +2,10 @@
 import type { FastifyInstance } from 'fastify';
 import { StacError, invalid } from '../errors.js';
 import { itemOf } from '../map/item.js';
-import { search } from '../search/execute.js';
 import { parseSearchQuery } from '../search/parse.js';
 import type { StacContext } from './context.js';
 import { findCollection } from './collections.js';
-import { itemCollection } from './page.js';
+import { searchPage } from './page.js';
 
 /** Registers the item routes (relative to /api/stac). */
 export function itemRoutes(app: FastifyInstance, ctx: StacContext): void {
@@ -16,7 +15,7 @@ export function itemRoutes(app: FastifyInstance, ctx: StacContext): void {
     if (query['collections'] !== undefined) throw invalid('collections', 'is implied by the path here');
     const sr = { ...parseSearchQuery(query), collections: [collection.uuid] };
     reply.type('application/geo+json');
-    return itemCollection(ctx, req, sr, search(ctx.index, sr), { method: 'GET', href: ctx.requested(req) }, true);
+    return searchPage(ctx, req, sr, { method: 'GET', href: ctx.requested(req) }, true);
   });
   app.get<{ Params: { id: string; itemId: string } }>('/collections/:id/items/:itemId', async (req, reply) => {
     const collection = findCollection(ctx, req.params.id);

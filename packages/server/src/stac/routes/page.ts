@@ -1,8 +1,9 @@
-// Builds an ItemCollection page: features (fields applied), counts, self/root and next/prev links.
+// Builds an ItemCollection page: features (fields applied) within the page's byte bound, counts, self/root and next/prev links.
 import type { FastifyRequest } from 'fastify';
 import { itemOf, type Link } from '../map/item.js';
 import { applyFields } from '../search/fields.js';
-import type { SearchPage } from '../search/execute.js';
+import type { DatasetEntry } from '../index/entry.js';
+import { search } from '../search/execute.js';
 import type { SearchRequest } from '../search/request.js';
 import { encodeToken, type PageToken } from '../search/token.js';
 import type { StacContext } from './context.js';
@@ -10,13 +11,23 @@ import type { StacContext } from './context.js';
 /** How the next/prev links repeat the request: a GET URL, or a POST body to merge. */
 export type Continuation = { readonly method: 'GET'; readonly href: string } | { readonly method: 'POST'; readonly href: string; readonly offset: boolean };
 
-/** The ItemCollection document of a page. */
-export function itemCollection(ctx: StacContext, req: FastifyRequest, sr: SearchRequest, page: SearchPage, how: Continuation, underCollection: boolean): unknown {
+/**
+ * Runs the search and answers its ItemCollection page as JSON text. Each feature is rendered once:
+ * its text measures it for the page's byte bound (about `ctx.pageBytes`, at least one item) and then
+ * goes into the answer as is.
+ */
+export function searchPage(ctx: StacContext, req: FastifyRequest, sr: SearchRequest, how: Continuation, underCollection: boolean): string {
   const urls = ctx.urls(req);
-  const features = page.items.map((e) => {
-    const item = itemOf(ctx.index, e, urls, underCollection) as unknown as Record<string, unknown>;
-    return sr.fields ? applyFields(item, sr.fields) : item;
-  });
+  const texts = new Map<DatasetEntry, string>();
+  const text = (e: DatasetEntry): string => {
+    let t = texts.get(e);
+    if (t === undefined) {
+      const item = itemOf(ctx.index, e, urls, underCollection) as unknown as Record<string, unknown>;
+      texts.set(e, (t = JSON.stringify(sr.fields ? applyFields(item, sr.fields) : item)));
+    }
+    return t;
+  };
+  const page = search(ctx.index, sr, { size: (e) => text(e).length, maxBytes: ctx.pageBytes });
   const links: Link[] = [
     how.method === 'GET'
       ? { rel: 'self', href: ctx.requested(req), type: 'application/geo+json' }
@@ -25,13 +36,8 @@ export function itemCollection(ctx: StacContext, req: FastifyRequest, sr: Search
   ];
   if (page.next) links.push(continuation('next', page.next, sr, how));
   if (page.prev) links.push(continuation('prev', page.prev, sr, how));
-  return {
-    type: 'FeatureCollection',
-    features,
-    links,
-    numberReturned: features.length,
-    ...(page.matched !== undefined ? { numberMatched: page.matched } : {}),
-  };
+  const counts = `"numberReturned":${page.items.length}${page.matched !== undefined ? `,"numberMatched":${page.matched}` : ''}`;
+  return `{"type":"FeatureCollection","features":[${page.items.map(text).join(',')}],"links":${JSON.stringify(links)},${counts}}`;
 }
 
 function continuation(rel: 'next' | 'prev', t: PageToken, sr: SearchRequest, how: Continuation): Link {

@@ -1,17 +1,16 @@
 // GET and POST /api/stac/search.
 import type { FastifyInstance } from 'fastify';
 import { StacError } from '../errors.js';
-import { search } from '../search/execute.js';
 import { parseSearchBody, parseSearchQuery } from '../search/parse.js';
 import type { StacContext } from './context.js';
-import { itemCollection } from './page.js';
+import { searchPage } from './page.js';
 
 /** Registers the search routes (relative to /api/stac). */
 export function searchRoutes(app: FastifyInstance, ctx: StacContext): void {
   app.get('/search', async (req, reply) => {
     const sr = parseSearchQuery(req.query as Record<string, unknown>);
     reply.type('application/geo+json');
-    return itemCollection(ctx, req, sr, search(ctx.index, sr), { method: 'GET', href: ctx.requested(req) }, false);
+    return searchPage(ctx, req, sr, { method: 'GET', href: ctx.requested(req) }, false);
   });
   app.post('/search', async (req, reply) => {
     const type = req.headers['content-type'];
@@ -23,6 +22,6 @@ export function searchRoutes(app: FastifyInstance, ctx: StacContext): void {
     const body = req.body as Record<string, unknown> | undefined;
     reply.type('application/geo+json');
     const how = { method: 'POST', href: `${ctx.urls(req).stac}/search`, offset: body?.['offset'] !== undefined } as const;
-    return itemCollection(ctx, req, sr, search(ctx.index, sr), how, false);
+    return searchPage(ctx, req, sr, how, false);
   });
 }

@@ -2,6 +2,7 @@
 import { compileFilter } from '../cql2/compile.js';
 import type { CatalogIndex } from '../index/catalog-index.js';
 import type { DatasetEntry } from '../index/entry.js';
+import { PageBudget } from '../../page-budget.js';
 import { prepare } from '../predicates.js';
 import { boxOf, type Box } from '../geometry.js';
 import { filterHints } from './hints.js';
@@ -18,18 +19,27 @@ export interface SearchPage {
   readonly prev?: PageToken;
 }
 
+/** A bound on a page's bytes besides `limit`: each item's JSON size, and about the most a page holds. */
+export interface PageFit {
+  size(e: DatasetEntry): number;
+  readonly maxBytes: number;
+}
+
 /**
  * Searches datasets. The order is sortby, then (created_time, uuid); pages start after (or end before) a
- * token's key, so they stay stable while the catalog changes. `offset` skips matches from there.
+ * token's key, so they stay stable while the catalog changes. `offset` skips matches from there. A page
+ * holds at most `limit` items and, with `fit`, about `fit.maxBytes` of them (at least one); the tokens
+ * continue from the items it holds, so a walk over the pages sees every match once.
  * @example
  * const page = search(index, parseSearchBody({ bbox: [0, 0, 10, 10], limit: 5 }));
  */
-export function search(index: CatalogIndex, req: SearchRequest): SearchPage {
+export function search(index: CatalogIndex, req: SearchRequest, fit?: PageFit): SearchPage {
+  const budget = fitting(req.limit, fit);
   const keys: SortKey[] = [...req.sortby, { field: 'created', direction: 'asc' }];
   const keyOf = (e: DatasetEntry): Key => ({ values: req.sortby.length === 0 ? [e.created] : sortValues(keys, e, index), id: e.uuid });
   const test = predicate(index, req);
   const indexed = candidates(index, req);
-  if (!indexed && req.sortby.length === 0) return walk(index.ordered, test, req, keyOf, req.filter === undefined && isUnfiltered(req));
+  if (!indexed && req.sortby.length === 0) return walk(index.ordered, test, req, keyOf, req.filter === undefined && isUnfiltered(req), budget);
   const matches = (indexed ?? index.ordered).filter(test);
   const keyed = matches.map((e) => ({ e, k: keyOf(e) }));
   keyed.sort((a, b) => compareKeys(keys, a.k, b.k));
@@ -37,14 +47,15 @@ export function search(index: CatalogIndex, req: SearchRequest): SearchPage {
   let from: number;
   let to: number;
   if (req.token?.direction === 'prev') {
-    to = bound - req.offset;
-    from = Math.max(0, to - req.limit);
+    // the items right before the token, as many as fit
+    to = clamp(bound - req.offset, keyed.length);
+    from = to;
+    while (from > 0 && budget.take(keyed[from - 1]!.e)) from--;
   } else {
-    from = (req.token ? bound + (sameKey(keyed[bound]?.k, req.token) ? 1 : 0) : 0) + req.offset;
-    to = Math.min(keyed.length, from + req.limit);
+    from = clamp((req.token ? bound + (sameKey(keyed[bound]?.k, req.token) ? 1 : 0) : 0) + req.offset, keyed.length);
+    to = from;
+    while (to < keyed.length && budget.take(keyed[to]!.e)) to++;
   }
-  from = Math.max(0, Math.min(from, keyed.length));
-  to = Math.max(from, to);
   const page = keyed.slice(from, to);
   return {
     items: page.map((x) => x.e),
@@ -60,7 +71,7 @@ interface Key {
 }
 
 // walk the (created, uuid) order from the token: no sort, stops after limit + 1 matches
-function walk(ordered: readonly DatasetEntry[], test: Predicate1, req: SearchRequest, keyOf: (e: DatasetEntry) => Key, everything: boolean): SearchPage {
+function walk(ordered: readonly DatasetEntry[], test: Predicate1, req: SearchRequest, keyOf: (e: DatasetEntry) => Key, everything: boolean, budget: Budget): SearchPage {
   const t = req.token;
   let start = t ? lowerBoundEntries(ordered, t) : 0;
   const out: DatasetEntry[] = [];
@@ -71,7 +82,7 @@ function walk(ordered: readonly DatasetEntry[], test: Predicate1, req: SearchReq
       const e = ordered[i]!;
       if (!test(e)) continue;
       if (skip > 0) { skip--; continue; }
-      if (out.length === req.limit) { more = true; break; }
+      if (!budget.take(e)) { more = true; break; }
       out.push(e);
     }
     out.reverse();
@@ -89,7 +100,7 @@ function walk(ordered: readonly DatasetEntry[], test: Predicate1, req: SearchReq
     const e = ordered[i]!;
     if (!test(e)) continue;
     if (skip > 0) { skip--; continue; }
-    if (out.length === req.limit) { more = true; break; }
+    if (!budget.take(e)) { more = true; break; }
     out.push(e);
   }
   return {
@@ -101,6 +112,16 @@ function walk(ordered: readonly DatasetEntry[], test: Predicate1, req: SearchReq
 }
 
 type Predicate1 = (e: DatasetEntry) => boolean;
+
+/** Takes the items of one page while they fit (see PageBudget). */
+interface Budget {
+  take(e: DatasetEntry): boolean;
+}
+
+function fitting(limit: number, fit: PageFit | undefined): Budget {
+  const b = new PageBudget(limit, fit?.maxBytes ?? Number.POSITIVE_INFINITY);
+  return { take: (e) => b.take(fit ? fit.size(e) : 0) };
+}
 
 // candidates from the indexes (ids, collections, R-tree, time tree), asked in that order until one list is
 // small enough that testing it exactly is cheaper than asking the next index; undefined = no index applies
@@ -144,6 +165,10 @@ function predicate(index: CatalogIndex, req: SearchRequest): Predicate1 {
 
 function isUnfiltered(req: SearchRequest): boolean {
   return !req.ids && !req.collections && !req.bbox && !req.intersects && !req.datetime;
+}
+
+function clamp(i: number, length: number): number {
+  return Math.max(0, Math.min(i, length));
 }
 
 function overlaps(a: Box, b: Box): boolean {
