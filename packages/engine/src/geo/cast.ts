@@ -1,11 +1,12 @@
 // Alter's cast of a geometry column between its encodings: WKT text (utf8, largeutf8) ↔ WKB bytes (binary, largebinary).
 import { type Data, type DataType, Field, Type } from 'apache-arrow';
 import { decodeDictionary } from '../data/cast/dictionary.js';
-import { RowError, describeValue } from '../data/fail.js';
+import { RowError } from '../data/fail.js';
 import { readColumn } from '../data/read/column.js';
 import { writeValues } from '../data/write/column.js';
 import { fieldInfo } from '../schema/metadata.js';
 import { isEmptyPoint, parseGeometry } from './parse.js';
+import { geometryMessage } from './validate.js';
 
 /**
  * The geometries of `data` re-encoded for `to` when `to` is a `class: geometry` column and the
@@ -42,8 +43,7 @@ function recode(value: string | Uint8Array, row: number, into: Encoding): string
   try {
     geometry = parseGeometry(value);
   } catch (e) {
-    const what = typeof value === 'string' ? `WKT ${describeValue(value)}` : `WKB of ${value.length} bytes`;
-    throw new RowError(row, `geometry is not valid ${what}: ${(e as Error).message}`, value);
+    throw new RowError(row, geometryMessage(value, e), value);
   }
   // wkx writes an empty WKB point (NaN coordinates) as POINT(NaN NaN)
   if (into === 'wkt') return isEmptyPoint(geometry) ? 'POINT EMPTY' : geometry.toWkt();

@@ -62,7 +62,8 @@ function checkGeometries(schema: Schema, batch: RecordBatch, name: string, first
   }
 }
 
-function geometryMessage(value: string | Uint8Array, e: unknown): string {
+/** The message for a geometry value that does not parse (`e`: the parser's error). */
+export function geometryMessage(value: string | Uint8Array, e: unknown): string {
   const what = typeof value === 'string' ? `WKT ${describeValue(value)}` : `WKB of ${value.length} bytes`;
   return `geometry is not valid ${what}: ${(e as Error).message}`;
 }
