@@ -9,7 +9,7 @@ import type { Snapshot } from '../read/snapshot.js';
 import type { PartRecord } from '../storage/records.js';
 import { Merged } from './merge.js';
 import { cacheableKey, type GroupCodes, type GroupKeys, type PartialAggregate } from './partial.js';
-import { type AggregateOptions, type AggregateTask, aggregateTask, keyColumns } from './spec.js';
+import { type AggregateOptions, type AggregateTask, aggregateTask, aggregateVars, keyColumns } from './spec.js';
 
 /** The merged groups of an aggregate over a snapshot, with what shaping the result needs. */
 export interface AggregateRun {
@@ -25,7 +25,7 @@ export interface AggregateRun {
  */
 export async function aggregateSnapshot(ctx: StoreContext, snap: Snapshot, groupBy: string, options: AggregateOptions, table: string): Promise<AggregateRun> {
   const task = aggregateTask(snap.schema, groupBy, options, table);
-  const filtered = plan(snap.schema, table, options.query, { vars: options.vars });
+  const filtered = plan(snap.schema, table, options.query, { vars: aggregateVars(groupBy, options).query });
   const parts = candidates(snap, filtered);
   const read = [...new Set([...(filtered.filter?.columns ?? []), ...task.fields.map((f) => f.name)])];
   const names = [...new Set([...read, ...keyColumns(task.key)])];

@@ -3,6 +3,7 @@ import type { Schema } from 'apache-arrow';
 import { HaloclineError } from '../errors.js';
 import type { CallExpr, Expr } from '../expr/ast.js';
 import { bind, parse, type TypedColumn, type TypedExpr, typecheckValue, type Vars } from '../expr/index.js';
+import { NO_VARS, checkAllUsed, varUse } from '../expr/bind.js';
 import { syntaxError, typeError } from '../expr/fail.js';
 import { isNumeric } from '../expr/types.js';
 import { firstSpatial, isWkb } from '../geo/columns.js';
@@ -55,8 +56,28 @@ export function aggregateTask(schema: Schema, groupBy: string, options: Aggregat
   if (typeof groupBy !== 'string' || groupBy.trim() === '') {
     throw new HaloclineError('InvalidArgument', 'aggregate needs a group-by expression (a column, a comparison, bucket(...) or h3(...))', { table });
   }
-  const expr = bind(parse(groupBy), options.vars, groupBy);
+  const expr = bind(parse(groupBy), aggregateVars(groupBy, options).groupBy, groupBy);
   return { key: groupKey(expr, schema, groupBy), fields: aggregatedFields(schema, options.aggr, table) };
+}
+
+/**
+ * The share of `options.vars` of the group-by expression and of the filter (`options.query`):
+ * named variables are one namespace for both, each getting the names it uses; `?` placeholders count
+ * the group-by's first, then the query's (the order of `aggregate(groupBy, { query })`). Throws
+ * QuerySyntax when a variable is used by neither (see `checkAllUsed`).
+ * @example
+ * aggregateVars('bucket(depth, ?)', { query: 'temp > ?', vars: [100, 4] }) // { groupBy: [100], query: [4] }
+ */
+export function aggregateVars(groupBy: string, options: AggregateOptions): { groupBy?: Vars; query?: Vars } {
+  const { vars, query } = options;
+  if (typeof vars !== 'object' || vars === null) return { groupBy: vars, query: vars };
+  const byUse = varUse(parse(groupBy));
+  const queryUse = typeof query === 'string' && query.trim() !== '' ? varUse(parse(query)) : NO_VARS;
+  const text = queryUse === NO_VARS ? groupBy : query!;
+  checkAllUsed(vars, { names: new Set([...byUse.names, ...queryUse.names]), params: byUse.params + queryUse.params }, text);
+  if (Array.isArray(vars)) return { groupBy: vars.slice(0, byUse.params), query: vars.slice(byUse.params) };
+  const pick = (names: ReadonlySet<string>): Vars => Object.fromEntries(Object.entries(vars).filter(([n]) => names.has(n)));
+  return { groupBy: pick(byUse.names), query: pick(queryUse.names) };
 }
 
 /** The columns a task reads (before the filter's). */

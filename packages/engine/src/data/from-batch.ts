@@ -1,7 +1,7 @@
 // An Arrow record batch conformed to the table's schema: equal columns shared, others cast or null-filled.
-import type { Data, RecordBatch, Schema } from 'apache-arrow';
+import type { Data, Field, RecordBatch, Schema } from 'apache-arrow';
 import { typeName } from '../schema/types.js';
-import { type Cast, castData } from './cast/cast.js';
+import { castData } from './cast/cast.js';
 import { type DataContext, RowError, invalidData } from './fail.js';
 import { unknownColumn } from './from-rows.js';
 import { firstNull, makeBatch, nullData } from './layout.js';
@@ -11,9 +11,10 @@ import { firstNull, makeBatch, nullData } from './layout.js';
  * Columns are matched by name; `firstRow` is the batch's first row within the whole insert, for
  * error rows. Throws InvalidData for an unknown, duplicate or unconvertible column, a value that
  * does not convert exactly, or a null (or missing column) where the schema forbids nulls.
- * `cast` converts a column of another type (alter passes one that also parses and formats text).
+ * `cast` converts a column of another type (alter passes one that also parses and formats text and
+ * re-encodes geometry).
  */
-export function conformBatch(schema: Schema, batch: RecordBatch, ctx: DataContext, firstRow: number, cast: Cast = castData): RecordBatch {
+export function conformBatch(schema: Schema, batch: RecordBatch, ctx: DataContext, firstRow: number, cast: FieldCast = insertCast): RecordBatch {
   const given = new Map<string, Data>();
   batch.schema.fields.forEach((f, i) => {
     if (given.has(f.name)) throw invalidData(ctx, 'the batch has two columns with this name', { column: f.name });
@@ -30,7 +31,7 @@ export function conformBatch(schema: Schema, batch: RecordBatch, ctx: DataContex
     }
     let out: Data | null;
     try {
-      out = cast(data, field.type);
+      out = cast(data, field);
     } catch (e) {
       if (!(e instanceof RowError)) throw e;
       throw invalidData(ctx, e.message, { row: firstRow + e.row, column: field.name, value: e.value });
@@ -44,3 +45,8 @@ export function conformBatch(schema: Schema, batch: RecordBatch, ctx: DataContex
   });
   return makeBatch(schema, children, n);
 }
+
+/** Converts an offset-0 chunk to the column `to` (type and metadata); null when it does not convert. */
+export type FieldCast = (data: Data, to: Field) => Data | null;
+
+const insertCast: FieldCast = (data, to) => castData(data, to.type);

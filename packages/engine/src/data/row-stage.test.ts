@@ -3,6 +3,8 @@ import { type DataType, Field, type RecordBatch, Schema } from 'apache-arrow';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isHaloclineError } from '../errors.js';
+import { checkSpatial } from '../geo/validate.js';
+import { parseGeometry } from '../geo/parse.js';
 import { normalizeSchema } from '../schema/validate.js';
 import { rowsToBatch } from './from-rows.js';
 import { RowStage } from './row-stage.js';
@@ -35,6 +37,9 @@ const value = fc.oneof(
   fc.integer({ min: -1e12, max: 1e12 }).map((ms) => new Date(ms)),
   fc.constant(new Date(NaN)),
   fc.constant({}),
+  // strings UTF-8 cannot hold (an unpaired surrogate)
+  fc.constantFrom('a\ud800', '\udc00'),
+  fc.constantFrom(3.5e38, -1e39, Infinity, 2 ** 53 + 2),
 );
 // a good row of the schema (so long runs of valid rows happen), or any keys in any order
 const goodRow = fc.record({
@@ -74,37 +79,54 @@ function outcome(f: () => RecordBatch): unknown {
   }
 }
 
+// what `add` did: null when it took the row, else the error as `outcome` shows one
+function added(stage: RowStage, r: Record<string, unknown>): unknown {
+  try {
+    stage.add(r);
+    return null;
+  } catch (e) {
+    if (!isHaloclineError(e, 'InvalidData')) throw e;
+    return { error: e.message, row: e.row, column: e.column, value: e.value };
+  }
+}
+
 describe('RowStage', () => {
-  it('converts rows exactly as rowsToBatch does: same batch, or the same error (row, column, message)', () => {
+  it('takes a row exactly when rowsToBatch takes it alone (else the same error), and converts the rows taken as rowsToBatch does', () => {
     fc.assert(
-      fc.property(fc.array(row, { maxLength: 60 }), fc.integer({ min: 1, max: 70 }), (rows, cut) => {
-        const stage = new RowStage(schema);
-        // staged in two conversions, as a transaction does every 2048 rows
-        const first = rows.slice(0, cut);
-        const rest = rows.slice(cut);
-        for (const r of first) stage.add(r);
-        expect(stage.size).toBe(first.length);
-        expect(outcome(() => stage.toBatch({ table: 't' }))).toEqual(outcome(() => rowsToBatch(schema, first, { table: 't' })));
+      fc.property(fc.array(row, { maxLength: 60 }), fc.integer({ min: 0, max: 70 }), (rows, cut) => {
+        const stage = new RowStage(schema, { table: 't' });
+        let taken: Record<string, unknown>[] = [];
+        for (const [i, r] of rows.entries()) {
+          // converted in two parts, as a transaction does every 2048 rows
+          if (i === cut) {
+            expect(outcome(() => stage.toBatch({ table: 't' }))).toEqual(outcome(() => rowsToBatch(schema, taken, { table: 't' })));
+            taken = [];
+          }
+          const alone = outcome(() => rowsToBatch(schema, [r], { table: 't' }));
+          if ('error' in (alone as object)) expect(added(stage, r)).toEqual(alone);
+          else {
+            expect(added(stage, r)).toBeNull();
+            taken.push(r);
+          }
+          expect(stage.size).toBe(taken.length);
+        }
+        expect(outcome(() => stage.toBatch({ table: 't' }))).toEqual(outcome(() => rowsToBatch(schema, taken, { table: 't' })));
         expect(stage.size).toBe(0);
-        for (const r of rest) stage.add(r);
-        expect(outcome(() => stage.toBatch({ table: 't' }))).toEqual(outcome(() => rowsToBatch(schema, rest, { table: 't' })));
       }),
       { numRuns: 300 },
     );
   });
-  it('names the first unknown key, unless a lower row has a bad value', () => {
-    const stage = new RowStage(schema);
+  it('refuses a row with an unknown key or a bad value at its add, naming the column (the key first), and stages nothing of it', () => {
+    const stage = new RowStage(schema, { table: 't' });
     stage.add({ id: 1n, depth: 1 });
-    stage.add({ id: 2n, depth: 'x' });
-    stage.add({ id: 3n, depth: 3, Depth: 3 });
-    expect(outcome(() => stage.toBatch({}))).toMatchObject({ row: 1, column: 'depth' });
-    stage.add({ id: 1n, depth: 1 });
-    stage.add({ id: 3n, depth: 3, Depth: 3 });
-    stage.add({ id: 2n, depth: 'x' });
-    expect(outcome(() => stage.toBatch({}))).toMatchObject({ row: 1, column: 'Depth', value: 3 });
-    // the stage is empty again and takes good rows
+    expect(added(stage, { id: 2n, depth: 'x' })).toMatchObject({ row: 0, column: 'depth', value: 'x' });
+    expect(added(stage, { id: 3n, depth: 'x', Depth: 3 })).toMatchObject({ row: 0, column: 'Depth', value: 3 });
+    expect(added(stage, { id: 3n, depth: 3, n: 1.5, name: 5 })).toMatchObject({ row: 0, column: 'n', error: 'row 0, column "n": 1.5 is not an integer (int32)' });
     stage.add({ depth: 2, id: 5n });
-    expect(batchToRows(stage.toBatch({}))[0]).toMatchObject({ id: 5n, depth: 2, name: null });
+    expect(batchToRows(stage.toBatch({})).map((r) => [r.id, r.depth, r.name])).toEqual([
+      [1n, 1, null],
+      [5n, 2, null],
+    ]);
   });
   it('leaves a row whose getter throws unstaged', () => {
     const stage = new RowStage(schema);
@@ -124,12 +146,12 @@ describe('RowStage', () => {
       [3n, null],
     ]);
   });
-  it('forgets the values a throwing row had set aside (null, wrong type) for its typed columns', () => {
+  it('forgets the values a throwing row had set aside (null, another type) for its typed columns', () => {
     const stage = new RowStage(schema);
     const bad = {
-      id: 'not a bigint',
+      id: 2,
       time: null,
-      depth: null,
+      depth: 2n,
       get name(): string {
         throw new Error('boom');
       },
@@ -140,16 +162,14 @@ describe('RowStage', () => {
     expect(rows).toEqual([expect.objectContaining({ id: 3n, time: new Date(5), depth: -0, w: NaN, k: 2n ** 63n - 1n })]);
     expect(Object.is(rows[0]!.depth, -0)).toBe(true);
   });
-  it('rejects what a typed column cannot hold, naming the row and column, as the column writers do', () => {
+  it('rejects what a typed column cannot hold, naming the column, as the column writers do', () => {
     const stage = new RowStage(schema);
     stage.add({ id: 1n, depth: 1 });
-    stage.add({ id: 2n ** 63n, depth: 2 });
-    expect(outcome(() => stage.toBatch({}))).toMatchObject({ row: 1, column: 'id', value: 2n ** 63n });
-    stage.add({ id: 1n, depth: 1, time: new Date(NaN) });
-    expect(outcome(() => stage.toBatch({}))).toMatchObject({ row: 0, column: 'time' });
-    stage.add({ id: 1n, depth: 1 });
-    stage.add({ id: 2n, depth: undefined });
-    expect(outcome(() => stage.toBatch({}))).toMatchObject({ row: 1, column: 'depth' });
+    expect(added(stage, { id: 2n ** 63n, depth: 2 })).toMatchObject({ row: 0, column: 'id', value: 2n ** 63n });
+    expect(added(stage, { id: 1n, depth: 1, time: new Date(NaN) })).toMatchObject({ row: 0, column: 'time' });
+    expect(added(stage, { id: 2n, depth: undefined })).toMatchObject({ row: 0, column: 'depth', error: 'row 0, column "depth": missing value in a non-nullable column' });
+    expect(added(stage, { id: 2n, depth: null })).toMatchObject({ row: 0, column: 'depth', error: 'row 0, column "depth": null in a non-nullable column' });
+    expect(stage.size).toBe(1);
   });
   it('grows its typed columns past the first block of rows', () => {
     const stage = new RowStage(schema);
@@ -160,10 +180,48 @@ describe('RowStage', () => {
   it('reads a column named like an Object.prototype member only as an own property', () => {
     const stage = new RowStage(schema);
     stage.add({ id: 1n, depth: 1 });
-    stage.add(JSON.parse('{"constructor": "c"}') as Record<string, unknown>);
-    expect(outcome(() => stage.toBatch({}))).toMatchObject({ row: 1, column: 'id' });
-    stage.add({ id: 1n, depth: 1 });
+    expect(added(stage, JSON.parse('{"constructor": "c"}') as Record<string, unknown>)).toMatchObject({ row: 0, column: 'id' });
     stage.add({ id: 2n, depth: 2, constructor: 'c' });
     expect(batchToRows(stage.toBatch({})).map((r) => r.constructor)).toEqual([null, 'c']);
+  });
+  it('checks spatial values at add as an insert checks them: geometry (WKT, WKB), latitude, longitude', () => {
+    const meta = (klass: string) => new Map([['class', klass]]);
+    const spatial = normalizeSchema(
+      new Schema([
+        new Field('wkt', new arrow.Utf8(), true, meta('geometry')),
+        new Field('wkb', new arrow.Binary(), false, meta('geometry')),
+        new Field('lat', new arrow.Float64(), true, meta('latitude')),
+        new Field('lon', new arrow.Float32(), true, meta('longitude')),
+      ]),
+    );
+    const wkb = (wkt: string) => new Uint8Array(parseGeometry(wkt).toWkb());
+    const geometry = fc.constantFrom('POINT(1 2)', 'POLYGON((0 0, 1 0, 1 1, 0 0))', 'POINT(181 0)', 'POLYGON((0 0, 1', 'POINT EMPTY', 'nope', null);
+    const coordinate = fc.oneof(fc.double({ min: -200, max: 200 }), fc.constantFrom(null, NaN, 90, -180, '5'));
+    const spatialRow = fc.record({
+      wkt: geometry,
+      wkb: fc.oneof(geometry.map((g) => (g === null || g === 'nope' || g.endsWith(', 1') ? new Uint8Array([1, 1, 0]) : wkb(g))), fc.constant(null)),
+      lat: coordinate,
+      lon: coordinate,
+    });
+    fc.assert(
+      fc.property(fc.array(spatialRow, { maxLength: 20 }), (rows) => {
+        const stage = new RowStage(spatial, { table: 't' });
+        const taken: Record<string, unknown>[] = [];
+        for (const r of rows) {
+          const alone = outcome(() => {
+            const batch = rowsToBatch(spatial, [r], { table: 't' });
+            checkSpatial(spatial, [batch], { table: 't' });
+            return batch;
+          });
+          if ('error' in (alone as object)) expect(added(stage, r)).toMatchObject({ error: (alone as { error: string }).error, row: 0, column: (alone as { column: string }).column });
+          else {
+            expect(added(stage, r)).toBeNull();
+            taken.push(r);
+          }
+        }
+        expect(outcome(() => stage.toBatch({ table: 't' }))).toEqual(outcome(() => rowsToBatch(spatial, taken, { table: 't' })));
+      }),
+      { numRuns: 200 },
+    );
   });
 });

@@ -1,35 +1,46 @@
 // Row objects taken one at a time (per-row tx.insert) into per-column staging arrays, converted in bulk.
-import { type Data, Field, Float64, Precision, type RecordBatch, Schema, TimeUnit, Type } from 'apache-arrow';
-import { floatPrecision, intBits, isSigned, timeUnit } from '../schema/types.js';
+import { type Data, Field, Float64, type RecordBatch, Schema, Type } from 'apache-arrow';
+import { spatialProblem } from '../geo/validate.js';
+import { fieldInfo } from '../schema/metadata.js';
 import { putInt64, wordsOf } from './int64.js';
 import { fixedData } from './layout.js';
 import { keepShape } from '../shapes.js';
-import type { DataContext } from './fail.js';
-import { type Failure, convertColumns, sameKeys, unknownColumn } from './from-rows.js';
+import { type DataContext, RowError, invalidData } from './fail.js';
+import { convertColumns, sameKeys, unknownColumn } from './from-rows.js';
 import { readExpression } from './gather.js';
+import { type Lane, acceptOf, laneOf, stored } from './row-accept.js';
+import { writeValues } from './write/column.js';
 
 /**
  * Per-row inserts staged column by column as they arrive, so each row object can die young: code
  * generated for the schema reads each column as a constant property name (monomorphic for rows of
  * one shape, as `gatherOf` reads them) into arrays that keep doubles unboxed. Only a row whose keys
- * differ from the previous row's (names or order) has its keys checked against the columns. `toBatch()`
- * then converts the columns with the same writers as `rowsToBatch`, so the values accepted, the
- * batch made and the error reported (the lowest bad row, the first column on ties) are the same.
- * Callers pass plain objects only (prototype `Object.prototype`); a key that is not a column is
- * remembered as the failure at that row, and rows after a failure are counted but not kept.
+ * differ from the previous row's (names or order) has its keys checked against the columns.
+ * Each row is checked as it is added, so a bad one is refused by its own `add()` and nothing of it
+ * is staged: a value its column's writer surely takes passes a test inlined in the generated code
+ * (a number for float64, a well-formed string for utf8, ...); any other value is converted on its
+ * own by the column writer and, for spatial columns, checked as inserts check them. `toBatch()`
+ * then converts the columns with the same writers as `rowsToBatch`, so the values accepted and the
+ * batch made are the same (it can still fail on what no row alone shows: more than 2 GiB of text
+ * for 32-bit offsets, or a Date or byte array changed after its row was added).
+ * Callers pass plain objects only (prototype `Object.prototype`).
  * @example
- * const stage = new RowStage(schema); stage.add({ id: 1, depth: 2 }); const batch = stage.toBatch({ table: 't' });
+ * const stage = new RowStage(schema, { table: 't' }); stage.add({ id: 1, depth: 2 }); const batch = stage.toBatch({ table: 't' });
  */
 export class RowStage {
   private columns: unknown[][];
   private count = 0;
   private keys: readonly string[] = [];
-  private failure: Failure | null = null;
   private readonly names: ReadonlySet<string>;
   private readonly store: Store;
   private readonly fresh: () => unknown[][];
   // typed lanes: per column, the typed array of its values, or null (a JS array in `columns`)
   private readonly lanes: readonly (Lane | null)[];
+  private readonly nullable: readonly boolean[];
+  // per column: 0 no spatial check, 1 geometry, 2 latitude, 3 longitude
+  private readonly spatialKind: readonly number[];
+  // the row's values waiting for their spatial check: column, value, column, value, ...
+  private readonly spatial: unknown[] = [];
   private typed: (Float64Array | BigInt64Array | null)[];
   private capacity = INITIAL;
   // values a lane could not take (wrong type, null, out of range), in row order: rows, columns, values
@@ -37,11 +48,16 @@ export class RowStage {
   private oddColumns: number[] = [];
   private oddValues: unknown[] = [];
 
-  constructor(private readonly schema: Schema) {
+  constructor(
+    private readonly schema: Schema,
+    private readonly ctx: DataContext = {},
+  ) {
     const names = schema.fields.map((f) => f.name);
     this.names = new Set(names);
     this.lanes = schema.fields.map(laneOf);
-    this.store = storeOf(names, this.lanes);
+    this.nullable = schema.fields.map((f) => f.nullable);
+    this.spatialKind = schema.fields.map((f) => SPATIAL_KINDS.indexOf(fieldInfo(f).class ?? '') + 1);
+    this.store = storeOf(names, this.lanes, schema.fields.map(acceptOf));
     this.fresh = freshColumns(schema);
     this.columns = this.fresh();
     this.typed = this.freshTyped();
@@ -52,37 +68,81 @@ export class RowStage {
     return this.count;
   }
 
-  /** Stages one plain row object; an exception from reading it (a getter) leaves it unstaged and propagates. */
+  /**
+   * Stages one plain row object. A key that is not a column, or a value its column does not take,
+   * throws InvalidData (row 0: the row itself; the column; the value), as would an exception from
+   * reading it (a getter); either way nothing of the row is staged.
+   */
   add(row: Readonly<Record<string, unknown>>): void {
-    const at = this.count++;
-    if (this.failure !== null) return;
     // the keys of the last row, in the same order, need no check
-    if (!sameKeys(row, this.keys) && !this.known(row, at)) return;
+    if (!sameKeys(row, this.keys)) this.known(row);
+    const at = this.count++;
     if (at === this.capacity) this.grow();
     try {
       this.store(row, this.columns, this.typed, at, this);
+      if (this.spatial.length > 0) this.checkSpatial();
     } catch (e) {
-      // a getter threw: the row is not staged (the next row overwrites every column at `at`)
+      // the row is not staged (the next row overwrites every column at `at`)
+      this.spatial.length = 0;
       this.count--;
       while (this.oddRows.length > 0 && this.oddRows[this.oddRows.length - 1] === at) this.dropOdd();
       throw e;
     }
   }
 
-  /** @internal called by the generated store: column `j` of row `at` is `v`, which its lane cannot hold */
+  /**
+   * @internal called by the generated store: column `j` of row `at` is `v`, which its lane cannot
+   * hold; checked (see `check`) and kept aside
+   */
   odd(j: number, at: number, v: unknown): void {
+    if (!((v === null || v === undefined) && this.nullable[j])) this.check(j, v);
     this.oddRows.push(at);
     this.oddColumns.push(j);
     this.oddValues.push(v);
   }
 
-  /** The staged rows as one batch of the schema (then none are staged); InvalidData at the first bad row. */
+  /**
+   * @internal called by the generated store for a value of column `j` that its inlined test does not
+   * pass: converted alone by the column's writer (InvalidData when it does not convert), its spatial
+   * check (if any) queued for the end of the row
+   */
+  check(j: number, v: unknown): void {
+    const field = this.schema.fields[j]!;
+    let data: Data;
+    try {
+      data = writeValues(field, [v]);
+    } catch (e) {
+      if (!(e instanceof RowError)) throw e;
+      throw invalidData(this.ctx, e.message, { row: 0, column: field.name, value: v });
+    }
+    if (this.spatialKind[j] !== 0) this.spatial.push(j, stored(data));
+  }
+
+  // the spatial checks of the row's values that needed them, once every value converted (as an
+  // insert converts first, then checks geometry columns, then latitudes and longitudes)
+  private checkSpatial(): void {
+    const pending = this.spatial;
+    for (const geometry of [true, false]) {
+      for (let k = 0; k < pending.length; k += 2) {
+        const j = pending[k] as number;
+        if ((this.spatialKind[j] === 1) !== geometry) continue;
+        const field = this.schema.fields[j]!;
+        const problem = spatialProblem(field, pending[k + 1]);
+        if (problem !== null) throw invalidData(this.ctx, problem, { row: 0, column: field.name, value: pending[k + 1] });
+      }
+    }
+    pending.length = 0;
+  }
+
+  /**
+   * The staged rows as one batch of the schema (then none are staged). Every row passed its checks,
+   * so this fails (InvalidData at the row) only on what no row alone shows (see the class).
+   */
   toBatch(ctx: DataContext): RecordBatch {
-    const { columns, typed, count, failure, oddRows, oddColumns, oddValues } = this;
+    const { columns, typed, count, oddRows, oddColumns, oddValues } = this;
     this.columns = this.fresh();
     this.typed = this.freshTyped();
     this.count = 0;
-    this.failure = null;
     this.oddRows = [];
     this.oddColumns = [];
     this.oddValues = [];
@@ -97,20 +157,16 @@ export class RowStage {
       }
       columns[j]![oddRows[k]!] = oddValues[k];
     }
-    return convertColumns(this.schema, columns, count, failure, ctx, ready);
+    return convertColumns(this.schema, columns, count, null, ctx, ready);
   }
 
-  // a new key list: true when every key is a column, else the failure at this row
-  private known(row: Readonly<Record<string, unknown>>, at: number): boolean {
+  // a new key list: every key must be a column
+  private known(row: Readonly<Record<string, unknown>>): void {
     const keys = Object.keys(row);
     for (const key of keys) {
-      if (!this.names.has(key)) {
-        this.failure = { row: at, column: key, message: unknownColumn(key, this.schema), value: row[key] };
-        return false;
-      }
+      if (!this.names.has(key)) throw invalidData(this.ctx, unknownColumn(key, this.schema), { row: 0, column: key, value: row[key] });
     }
     this.keys = keys;
-    return true;
   }
 
   private freshTyped(): (Float64Array | BigInt64Array | null)[] {
@@ -135,25 +191,11 @@ export class RowStage {
   }
 }
 
-/**
- * A column staged straight into a typed array: `f64` (float64) takes numbers, `i64` (int64) bigints
- * in range, `ms` (timestamp[ms]) valid Dates as their milliseconds (a Date then dies with its row
- * instead of living in a staging array); any other value of the column (null, another type, an
- * invalid Date) is kept aside as odd. Each takes exactly what its column writer's common case
- * takes, so a lane's values, converted, are what the writer would have made of them.
- */
-type Lane = 'f64' | 'i64' | 'ms';
-
 const INITIAL = 2048;
+// the classes of spatial columns, in the order of `spatialKind` (1, 2, 3)
+const SPATIAL_KINDS = ['geometry', 'latitude', 'longitude'];
 const I64_MIN = -(2n ** 63n);
 const I64_MAX = 2n ** 63n - 1n;
-
-function laneOf(f: Field): Lane | null {
-  if (f.type.typeId === Type.Float && floatPrecision(f.type) === Precision.DOUBLE) return 'f64';
-  if (f.type.typeId === Type.Int && intBits(f.type) === 64 && isSigned(f.type)) return 'i64';
-  if (f.type.typeId === Type.Timestamp && timeUnit(f.type) === TimeUnit.MILLISECOND) return 'ms';
-  return null;
-}
 
 // a lane's first `n` values as the column's chunk (no nulls: a null is odd)
 function laneData(field: Field, values: Float64Array | BigInt64Array, n: number): Data {
@@ -168,7 +210,8 @@ function laneData(field: Field, values: Float64Array | BigInt64Array, n: number)
 
 /**
  * Copies the columns of one row at `at` (each read as `gatherOf` reads it): a lane column into its
- * typed array when the value fits, else to `stage.odd`; any other column into its staging array.
+ * typed array when the value passes the column's test, else to `stage.odd`; any other column into
+ * its staging array, through `stage.check` when the value does not pass the column's test.
  */
 type Store = (row: Readonly<Record<string, unknown>>, columns: unknown[][], typed: unknown[], at: number, stage: RowStage) => void;
 
@@ -176,17 +219,16 @@ const stores = new Map<string, Store>();
 const creators = new Map<string, () => unknown[][]>();
 const MAX_CACHED = 10_000;
 
-function storeOf(names: readonly string[], lanes: readonly (Lane | null)[]): Store {
-  const id = JSON.stringify([names, lanes]);
+function storeOf(names: readonly string[], lanes: readonly (Lane | null)[], accepts: readonly string[]): Store {
+  const id = JSON.stringify([names, lanes, accepts]);
   let store = stores.get(id);
   if (store === undefined) {
     if (stores.size >= MAX_CACHED) stores.clear();
     const lines = names.map((name, j) => {
       const read = readExpression('row', name);
-      if (lanes[j] === 'f64') return `v = ${read}; if (typeof v === 'number') t[${j}][at] = v; else stage.odd(${j}, at, v);`;
       if (lanes[j] === 'ms') return `v = ${read}; if (v instanceof Date && (ms = v.getTime()) === ms) t[${j}][at] = ms; else stage.odd(${j}, at, v);`;
-      if (lanes[j] === 'i64') return `v = ${read}; if (typeof v === 'bigint' && v >= MIN && v <= MAX) t[${j}][at] = v; else stage.odd(${j}, at, v);`;
-      return `c[${j}][at] = ${read};`;
+      if (lanes[j] !== null) return `v = ${read}; if (${accepts[j]}) t[${j}][at] = v; else stage.odd(${j}, at, v);`;
+      return `v = ${read}; if (!(${accepts[j]})) stage.check(${j}, v); c[${j}][at] = v;`;
     });
     store = new Function('MIN', 'MAX', `return (row, c, t, at, stage) => { let v, ms; ${lines.join('\n')} };`)(I64_MIN, I64_MAX) as Store;
     stores.set(id, store);

@@ -26,7 +26,7 @@ function errorOf(query: string, vars: Vars | undefined): { code: string; message
 describe('bind', () => {
   it('replaces $name variables from an object and ? variables from a list, in order', () => {
     const named = 'a > $lo and a < $hi or b == $lo';
-    expect(bind(parse(named), { lo: 1, hi: 5, unused: 'x' }, named)).toMatchObject({
+    expect(bind(parse(named), { lo: 1, hi: 5 }, named)).toMatchObject({
       left: { left: { right: { kind: 'literal', type: 'int', value: 1n, pos: 4, token: '$lo' } }, right: { right: { value: 5n } } },
       right: { right: { value: 1n, pos: 28 } },
     });
@@ -70,10 +70,17 @@ describe('bind', () => {
     expect(errorOf('a > $x', { x: undefined })).toMatchObject({ code: 'QuerySyntax', position: 4 });
   });
 
-  it('rejects surplus positional values and the wrong kind of vars', () => {
+  it('rejects surplus positional values, named values the query does not use, and the wrong kind of vars', () => {
     expect(errorOf('a > ?', [1, 2])).toMatchObject({ code: 'QuerySyntax', message: "got 2 bind variables for 1 '?' placeholder" });
     expect(errorOf('a > 1', [1])).toMatchObject({ code: 'QuerySyntax', message: "got 1 bind variables for 0 '?' placeholders" });
     expect(errorOf('a > ?', { x: 1 })).toMatchObject({ code: 'QuerySyntax', message: 'bind variable ? #1 at 4 needs vars as a list' });
+    expect(errorOf('a > $lo', { lo: 1, hi: 2 })).toEqual({ code: 'QuerySyntax', message: 'bind variable $hi in vars is not used by the query (it uses $lo)', position: 7, token: '' });
+    expect(errorOf('a > $lo or a < $lo', { lo: 1, Lo: 2, x: null })).toMatchObject({ message: 'bind variables $Lo, $x in vars are not used by the query (it uses $lo)' });
+    expect(errorOf('a > 1', { lo: 1 })).toMatchObject({ code: 'QuerySyntax', message: 'bind variable $lo in vars is not used by the query (it uses none)' });
+    // an undefined value is no value (as for a missing variable); empty vars pass
+    expect(bind(parse('a > $lo'), { lo: 1, hi: undefined }, 'a > $lo')).toMatchObject({ right: { value: 1n } });
+    expect(bind(parse('a > 1'), {}, 'a > 1')).toMatchObject({ kind: 'binary' });
+    expect(bind(parse('a > 1'), [], 'a > 1')).toMatchObject({ kind: 'binary' });
     expect(errorOf('a > $x', [1])).toMatchObject({ code: 'QuerySyntax', message: 'bind variable $x at 4 needs vars as an object' });
   });
 

@@ -15,7 +15,7 @@ const BASE_NS = 1_600_000_000_000_000_000n;
 /** Selected rows of `x OP <instant>` over one column, via the compiled kernel. */
 function selected(field: Field, data: Data, op: string, instant: bigint, asVariable: boolean): number[] {
   const query = asVariable ? `x ${op} $t` : `x ${op} "${iso(instant)}"`;
-  const { kernel } = compileFilter(prepareFilter(query, new Schema([field]), { t: { type: 'datetime', value: iso(instant) } }).typed);
+  const { kernel } = compileFilter(prepareFilter(query, new Schema([field]), asVariable ? { t: { type: 'datetime', value: iso(instant) } } : undefined).typed);
   const out = new Int32Array(data.length);
   const k = kernel([columnArrays(data)], data.length, out);
   return [...out.subarray(0, k)];

@@ -39,10 +39,15 @@ export function parseGeometry(value: string | Uint8Array): wkx.Geometry {
  * readGeometry('POLYGON((0 0, 1 0, 1 1, 0 0))').getArea() // 0.5
  */
 export function readGeometry(value: string | Uint8Array): Geometry {
-  const geojson = parseGeometry(value).toGeoJSON() as { type: string };
-  const geometry = reader().read(geojson) as Geometry;
+  const geometry = toJsts(parseGeometry(value));
   checkCoordinates(geometry);
   return geometry;
+}
+
+/** Whether a parsed geometry is an empty Point: `POINT EMPTY` in WKT, NaN coordinates in WKB. */
+export function isEmptyPoint(geometry: wkx.Geometry): boolean {
+  if (!(geometry instanceof wkx.Point)) return false;
+  return geometry.x === undefined || (Number.isNaN(geometry.x) && Number.isNaN(geometry.y));
 }
 
 /** The bounding box of a geometry; an empty geometry has none (null). */
@@ -89,6 +94,22 @@ function jstsIo(): { factory: GeometryFactory; reader: GeoJSONReader } {
     shared = { factory, reader: new (jsts<typeof GeoJSONReader>('io/GeoJSONReader.js'))(factory) };
   }
   return shared;
+}
+
+// through GeoJSON, which has no empty Point or Polygon (jsts would read them as POINT(0 0) and fail
+// on the polygon), so those are made directly, also inside collections
+function toJsts(geometry: wkx.Geometry): Geometry {
+  const f = factory() as unknown as EmptyFactory;
+  if (isEmptyPoint(geometry)) return f.createPoint();
+  if (geometry instanceof wkx.Polygon && geometry.exteriorRing.length === 0) return f.createPolygon();
+  if (geometry instanceof wkx.GeometryCollection) return f.createGeometryCollection(geometry.geometries.map(toJsts));
+  return reader().read(geometry.toGeoJSON()) as Geometry;
+}
+
+interface EmptyFactory {
+  createPoint(): Geometry;
+  createPolygon(): Geometry;
+  createGeometryCollection(parts: Geometry[]): Geometry;
 }
 
 function checkCoordinates(geometry: Geometry): void {

@@ -79,6 +79,18 @@ describe('spatial filters', () => {
     expect(await t.select().count()).toBe(rows.length);
   });
 
+
+  it('store empty geometries (WKT EMPTY, WKB NaN point) as matching no spatial filter, not as POINT(0 0)', async () => {
+    const t = await table();
+    const empties = ['POINT EMPTY', 'POLYGON EMPTY', 'GEOMETRYCOLLECTION(POINT EMPTY, POINT(30 30))', 'LINESTRING EMPTY'];
+    await t.insert(empties.map((geom, i) => ({ id: 10 + i, geom, wkb: wkb(geom), lat: null, lon: null })));
+    const origin = 'POLYGON((-1 -1, 1 -1, 1 1, -1 1, -1 -1))';
+    for (const col of ['geom', 'wkb']) {
+      expect(await ids(t, `${col} intersect "${origin}" and id >= 10`)).toEqual([]);
+      expect(await ids(t, `${col} ~ "${origin}" and id >= 10`)).toEqual([]);
+      expect(await ids(t, `${col} intersect "POINT(30 30)"`)).toEqual([12]);
+    }
+  });
 });
 
 describe('export', () => {

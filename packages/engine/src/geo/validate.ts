@@ -1,5 +1,6 @@
 // Insert validation of spatial columns: geometry must parse with valid coordinates, lat/lon in range.
-import type { Data, RecordBatch, Schema } from 'apache-arrow';
+import type { Data, Field, RecordBatch, Schema } from 'apache-arrow';
+import { fieldInfo } from '../schema/metadata.js';
 import { type DataContext, describeValue, invalidData } from '../data/fail.js';
 import { isValid } from '../data/layout.js';
 import { geometryInput, isWkb, spatialColumns } from './columns.js';
@@ -23,6 +24,27 @@ export function checkSpatial(schema: Schema, batches: readonly RecordBatch[], ct
   }
 }
 
+/**
+ * Why one value of `field` fails the spatial checks of an insert (a geometry column's value that is
+ * not valid WKT/WKB with valid coordinates, a latitude or longitude out of range), or null when it
+ * passes (nulls and columns of no spatial class always do). `value` is what the column stores.
+ * @example
+ * spatialProblem(latField, 91) // 'latitude 91 is not in [-90, 90]'
+ */
+export function spatialProblem(field: Field, value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  const klass = fieldInfo(field).class;
+  if (klass === 'latitude') return coordinateProblem(0, Number(value));
+  if (klass === 'longitude') return coordinateProblem(Number(value), 0);
+  if (klass !== 'geometry') return null;
+  try {
+    readGeometry(value as string | Uint8Array);
+    return null;
+  } catch (e) {
+    return geometryMessage(value as string | Uint8Array, e);
+  }
+}
+
 function checkGeometries(schema: Schema, batch: RecordBatch, name: string, first: number, ctx: DataContext): void {
   const wkb = isWkb(schema.fields.find((f) => f.name === name)!);
   for (const data of batch.getChild(name)!.data) {
@@ -34,11 +56,16 @@ function checkGeometries(schema: Schema, batch: RecordBatch, name: string, first
       try {
         readGeometry(value);
       } catch (e) {
-        const what = typeof value === 'string' ? `WKT ${describeValue(value)}` : `WKB of ${value.length} bytes`;
-        throw invalidData(ctx, `geometry is not valid ${what}: ${(e as Error).message}`, { row: first + i, column: name });
+        throw invalidData(ctx, geometryMessage(value, e), { row: first + i, column: name });
       }
     }
   }
+}
+
+/** The message for a geometry value that does not parse (`e`: the parser's error). */
+export function geometryMessage(value: string | Uint8Array, e: unknown): string {
+  const what = typeof value === 'string' ? `WKT ${describeValue(value)}` : `WKB of ${value.length} bytes`;
+  return `geometry is not valid ${what}: ${(e as Error).message}`;
 }
 
 function checkRange(batch: RecordBatch, name: string, latitude: boolean, first: number, ctx: DataContext): void {

@@ -81,7 +81,7 @@ describe('replace as rows', () => {
     );
   });
 
-  it('rejects a bad inserted row, naming the insert call and column, and applies nothing', async () => {
+  it('rejects a bad inserted row at its own insert, naming the column; the transaction that throws applies nothing', async () => {
     const store = await freshStore();
     const t = store.table('t');
     await t.create(schema);
@@ -95,18 +95,25 @@ describe('replace as rows', () => {
       [(old) => ({ ...old, depth: 1 }), 'unknown column "depth"'],
     ];
     for (const [change, column] of cases) {
+      let failedAt = -1;
       const failure = await t
         .transaction(async (tx) => {
           let i = 0;
           // the third row is the bad one
-          for await (const old of tx.replace('id >= 0')) await tx.insert(i++ === 2 ? change(old) : { ...old });
+          for await (const old of tx.replace('id >= 0')) {
+            await tx.insert(i++ === 2 ? change(old) : { ...old }).catch((e: unknown) => {
+              failedAt = i;
+              throw e;
+            });
+          }
         })
         .then(
           () => null,
           (e: unknown) => e,
         );
       expect(isHaloclineError(failure, 'InvalidData')).toBe(true);
-      expect((failure as Error).message).toContain('insert call 3');
+      expect(failedAt).toBe(3);
+      expect((failure as Error).message).toMatch(/^row 0, /);
       expect((failure as Error).message).toContain(column);
       expect((await selected(t)).map((r) => [r.id, r.big, r.x])).toEqual(Array.from({ length: 5 }, (_, id) => [id, BigInt(id) ** 20n, id / 3]));
     }

@@ -1,5 +1,5 @@
 // Transactions through the public API: isolation, own writes, delete/replace, conflicts, rollback.
-import { Field, Float64, Int32, Schema, Utf8 } from 'apache-arrow';
+import { Field, Float64, Int32, Schema, TimestampMicrosecond, Utf8 } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
 import type { Row, Store, Table } from '../index.js';
 import { rejected } from '../test-util/errors.js';
@@ -187,7 +187,7 @@ describe('transactions', () => {
     expect(await t.select().count()).toBe(10);
   });
 
-  it('queues per-row inserts in order; a bad one fails the next read or commit, naming the insert, and rolls back', async () => {
+  it('queues per-row inserts in order; a bad one fails its own insert call, adds nothing, and the transaction goes on', async () => {
     const { t } = await table();
     await t.transaction(async (tx) => {
       for (const r of rows(10, 13)) await tx.insert(r);
@@ -198,19 +198,19 @@ describe('transactions', () => {
     expect((await t.select('id >= 10').all()).map((r) => r.id)).toEqual([10, 11, 12, 13, 14, 15]); // insertion order
     const tx = await t.begin();
     await tx.insert(rows(20, 21)[0]!);
-    await tx.insert({ id: 21, temp: 'warm' }); // accepted now, converted with the others
-    const e = await rejected('InvalidData', tx.select().count());
-    expect(e.message).toContain('insert call 2 of this transaction');
-    expect(e.column).toBe('temp');
-    expect(tx.state).toBe('rolled back');
-    await rejected('Closed', tx.commit());
-    const t2 = await t.begin();
-    await t2.insert({ id: 30, nope: 1 });
-    await rejected('InvalidData', t2.commit());
-    expect(await t.select().count()).toBe(16);
+    const e = await rejected('InvalidData', tx.insert({ id: 21, temp: 'warm' }));
+    expect(e).toMatchObject({ row: 0, column: 'temp', value: 'warm', table: 'obs' });
+    expect(e.message).toBe('row 0, column "temp": expected float64, got string "warm"');
+    expect(await rejected('InvalidData', tx.insert({ id: 30, nope: 1 }))).toMatchObject({ row: 0, column: 'nope' });
+    expect(await rejected('InvalidData', tx.insert({ temp: 1 }))).toMatchObject({ row: 0, column: 'id' });
+    expect(tx.state).toBe('active');
+    await tx.insert(rows(22, 23)[0]!);
+    expect(ids(await tx.select('id >= 20').all())).toEqual([20, 22]);
+    await tx.commit();
+    expect(ids(await t.select('id >= 20').all())).toEqual([20, 22]);
   });
 
-  it('converts staged per-row inserts in blocks: order kept across blocks, a bad row fails the insert that converts its block', async () => {
+  it('converts staged per-row inserts in blocks: order kept across blocks, a bad row refused by its own insert in any block', async () => {
     const { t } = await table();
     const n = 5_000; // more than two 2k blocks
     await t.transaction(async (tx) => {
@@ -221,19 +221,37 @@ describe('transactions', () => {
     expect(all[3]).toEqual({ id: 1003, temp: null, tag: null });
     expect(all[n - 1]).toEqual({ id: 1000 + n - 1, temp: n - 1, tag: `r${n - 1}` });
     const tx = await t.begin();
-    let failed = -1;
+    const failed: number[] = [];
     let error: unknown;
-    for (let i = 0; i < n && failed < 0; i++) {
-      await tx.insert(i === 99 ? { id: i, temp: 'warm' } : { id: i, temp: i }).catch((e: unknown) => {
-        failed = i;
+    for (let i = 0; i < n; i++) {
+      // 2047 fills the first block: its insert converts the block
+      const bad = i % 1000 === 99 || i === 2_047;
+      await tx.insert(bad ? { id: -1 - i, temp: 'warm' } : { id: -1 - i, temp: i }).catch((e: unknown) => {
+        failed.push(i);
         error = e;
       });
     }
-    expect(failed).toBe(2_047); // the insert that filled the block converted it
-    expect(error).toMatchObject({ code: 'InvalidData', column: 'temp' });
-    expect((error as Error).message).toContain('insert call 100 of this transaction');
+    expect(failed).toEqual([99, 1_099, 2_047, 2_099, 3_099, 4_099]);
+    expect(error).toMatchObject({ code: 'InvalidData', column: 'temp', row: 0 });
+    expect(tx.state).toBe('active');
+    await tx.commit();
+    const back = await t.select('id < 0').all();
+    expect(back.map((r) => -1 - (r.id as number))).toEqual(Array.from({ length: n }, (_, i) => i).filter((i) => !failed.includes(i)));
+  });
+
+  it('rolls back, naming the insert call, when staged rows fail to convert after their inserts passed (a Date changed since)', async () => {
+    const store = await freshStore();
+    const t = store.table('times');
+    await t.create(new Schema([new Field('id', new Int32(), false), new Field('at', new TimestampMicrosecond(), true)]));
+    const tx = await t.begin();
+    const when = new Date('2024-05-01T00:00:00Z');
+    await tx.insert({ id: 1, at: new Date('2024-01-01T00:00:00Z') });
+    await tx.insert({ id: 2, at: when });
+    when.setTime(Number.NaN); // after its insert passed: the staged value is the caller's Date
+    const e = await rejected('InvalidData', tx.select().count());
+    expect(e.message).toMatch(/^the row of insert call 2 of this transaction, column "at": invalid Date .*; the transaction is rolled back$/);
     expect(tx.state).toBe('rolled back');
-    expect(await t.select().count()).toBe(10 + n);
+    expect(await t.select().count()).toBe(0);
   });
 
   it('keeps deletes across compaction: a transaction deleting in a partition merged meanwhile still commits', async () => {

@@ -76,10 +76,13 @@ export class Transaction implements TransactionApi {
   }
 
   /**
-   * Adds rows (same inputs as `Table.insert`). Arrays and Arrow data are validated at once; single
-   * row objects (`insert({...})` per row, e.g. in a replace loop) are staged column by column and
-   * validated together, every 2048 rows and at the latest at the next read or at commit: an invalid
-   * one fails that call with `InvalidData` naming the insert and column, and rolls the transaction back.
+   * Adds rows (same inputs as `Table.insert`). Every insert is atomic on its own: a row that does
+   * not fit the schema fails this call with `InvalidData` (its row and column), nothing of the call
+   * is added, and the transaction stays active. Single row objects (`insert({...})` per row, e.g. in
+   * a replace loop) are checked at once and staged column by column, converted together every 2048
+   * rows and at the latest at the next read or at commit. Should that conversion still fail (on what
+   * no row alone shows: more than 2 GiB of text in one block, or a Date or byte array changed after
+   * its insert), the read or commit fails naming the insert call, and the transaction is rolled back.
    */
   insert(data: InsertInput): Promise<void> {
     // not async: a row object costs no promise of its own (one resolved promise serves every call)
@@ -252,7 +255,8 @@ export class Transaction implements TransactionApi {
     return [view, plan(view.schema, this.table, filter, { vars: options.vars })];
   }
 
-  // converts the queued row objects; a bad one rolls the transaction back (the caller saw its insert succeed)
+  // converts the queued row objects; each was checked by its own insert, so a failure here is on
+  // what no row alone shows (see insert) and rolls the transaction back (its insert call succeeded)
   private flush(): void {
     const queued = this.data.queuedRows;
     if (queued === 0) return;

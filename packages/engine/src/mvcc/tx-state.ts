@@ -146,16 +146,27 @@ export class TxState {
     this.spillFull();
   }
 
-  /** Stages one plain row object, converted with the others at the next `takeRows()`. */
+  /**
+   * Stages one plain row object, converted with the others at the next `takeRows()`; InvalidData
+   * (nothing staged) when it does not fit the schema, as an insert of it alone would fail.
+   */
   addRow(row: Readonly<Record<string, unknown>>): void {
-    (this.stage ??= new RowStage(this.base.schema)).add(row);
+    this.rowStage().add(row);
   }
 
-  /** The staged row objects as one batch, leaving none staged; InvalidData (row = position among them) when one is bad. */
+  /**
+   * The staged row objects as one batch, leaving none staged. Each was checked when staged, so this
+   * fails (InvalidData, row = position among them) only on what no row alone shows (see RowStage);
+   * the spatial checks run again, as a value's bytes may have changed since.
+   */
   takeRows(ctx: DataContext): RecordBatch {
-    const batch = (this.stage ??= new RowStage(this.base.schema)).toBatch(ctx);
+    const batch = this.rowStage().toBatch(ctx);
     checkSpatial(this.base.schema, [batch], ctx);
     return batch;
+  }
+
+  private rowStage(): RowStage {
+    return (this.stage ??= new RowStage(this.base.schema, { table: this.base.record.name }));
   }
 
   /** How many row objects are staged. */

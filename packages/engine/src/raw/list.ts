@@ -4,6 +4,7 @@ import { Field, Int64, type RecordBatch, Schema, TimestampMillisecond, Utf8 } fr
 import { rowsToBatch } from '../data/from-rows.js';
 import { columnArrays } from '../exec/arrays.js';
 import { type Vars, compileFilter, prepareFilter } from '../expr/index.js';
+import { NO_VARS, checkAllUsed } from '../expr/bind.js';
 import { HaloclineError } from '../errors.js';
 import { type RawEntry, type RawRecord, toEntry } from './entry.js';
 
@@ -35,7 +36,10 @@ export const rawListSchema = new Schema([
  */
 export function filterRaw(records: readonly RawRecord[], filter: string | undefined, options: ListOptions = {}): RawEntry[] {
   const entries = records.map(toEntry);
-  if (filter === undefined) return entries;
+  if (filter === undefined) {
+    checkAllUsed(options.vars, NO_VARS, '');
+    return entries;
+  }
   if (typeof filter !== 'string') throw new HaloclineError('InvalidArgument', 'a list filter is a query string');
   const prepared = prepareFilter(filter, rawListSchema, options.vars);
   if (prepared.constant !== undefined) return prepared.constant === true ? entries : [];

@@ -2,6 +2,7 @@
 import { Schema } from 'apache-arrow';
 import { HaloclineError } from '../errors.js';
 import { prepareFilter, zoneAllMatch, zonePredicate, type Vars } from '../expr/index.js';
+import { NO_VARS, checkAllUsed } from '../expr/bind.js';
 import { containsKind } from '../expr/typed.js';
 import type { ZoneMaps } from '../expr/kernel.js';
 import type { TaskFilter } from '../exec/task.js';
@@ -106,7 +107,10 @@ function build(schema: Schema, table: string, filter: string | undefined, option
   if (filter !== undefined && typeof filter !== 'string') {
     throw new HaloclineError('InvalidArgument', `the filter must be a query string, got ${typeof filter}`, { table });
   }
-  if (filter === undefined || filter.trim() === '') return everything(schema, output);
+  if (filter === undefined || filter.trim() === '') {
+    checkAllUsed(options.vars, NO_VARS, filter ?? '');
+    return everything(schema, output);
+  }
   const prepared = prepareFilter(filter, schema, options.vars);
   if (prepared.constant === true) return everything(schema, output);
   if (prepared.constant === false) return { schema, output, filter: null, empty: true, mayMatch: () => false, allMatch: () => false };

@@ -1,9 +1,10 @@
 // Alter: a new schema for a table, its data re-written under it; the old data goes only if all of it converts.
 import { type Data, Field, RecordBatch, Schema, Struct, makeData } from 'apache-arrow';
 import type { StoreContext } from '../context.js';
-import { type Cast, castData } from '../data/cast/cast.js';
+import { castData } from '../data/cast/cast.js';
 import { castText } from '../data/cast/text.js';
-import { conformBatch } from '../data/from-batch.js';
+import { type FieldCast, conformBatch } from '../data/from-batch.js';
+import { castGeometry } from '../geo/cast.js';
 import { checkSpatial } from '../geo/validate.js';
 import { HaloclineError, isHaloclineError } from '../errors.js';
 import { loadColumn } from '../read/load.js';
@@ -111,8 +112,9 @@ export function planAlter(old: Schema, next: Schema, table: string, empty = fals
   return { schema: new Schema(fields, next.metadata), sources };
 }
 
-// the insert path's casts, then text parsed or formatted (an ingested CSV column of ISO strings becomes a timestamp)
-const alterCast: Cast = (data, to) => castData(data, to) ?? castText(data, to);
+// geometry re-encoded (WKT ↔ WKB), else the insert path's casts, then text parsed or formatted (an
+// ingested CSV column of ISO strings becomes a timestamp)
+const alterCast: FieldCast = (data, to) => castGeometry(data, to) ?? castData(data, to.type) ?? castText(data, to.type);
 
 // the named columns of a partition without its deleted rows
 async function liveColumns(ctx: StoreContext, snap: Snapshot, part: PartRecord, names: readonly string[]): Promise<{ data: Data[]; rows: number }> {

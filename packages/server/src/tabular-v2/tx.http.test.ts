@@ -56,3 +56,26 @@ describe('open transactions per account', () => {
     expect((await s.req('POST', `/api/table/v2/commit?table_id=${alice}&tx_id=${mine}`, { key: s.aliceKey })).status).toBe(200);
   });
 });
+
+describe('a bad insert into a transaction', () => {
+  it('is a 400 naming the row and column that adds nothing; the transaction goes on, and commit or rollback applies exactly its good inserts', async () => {
+    const id = (await s.json('POST', '/catalog', { json: manifests.dataset('tx-bad-insert', 'tabular') })).body.metadata.uuid as string;
+    const at = (op: string, tx = '') => `/api/table/v2/${op}?table_id=${id}${tx ? `&tx_id=${tx}` : ''}`;
+    expect((await s.req('POST', at('sdk/create'), { headers: arrow, body: ipc() })).status).toBe(200);
+    const nullId = new RecordBatch(schema, new RecordBatch({ id: vectorFromArray([7, null, 9], new Int32()).data[0]!, s: vectorFromArray(['a', 'b', 'c'], new Utf8()).data[0]! }).data);
+    const ids = async () => (await s.json('POST', at('stats'))).body.num_rows as number;
+    for (const end of ['commit', 'rollback']) {
+      const tx = (await s.json('POST', at('begin'))).body.tx_id as string;
+      expect((await s.req('POST', at('sdk/insert', tx), { headers: arrow, body: ipc(batch([1, 2])) })).status).toBe(200);
+      // the bad batch comes second in its body: the message names where it starts and its bad row
+      const bad = await s.req('POST', at('sdk/insert', tx), { headers: arrow, body: ipc(batch([3]), nullId) });
+      expect(bad.status).toBe(400);
+      expect(bad.headers.get('x-halocline-error')).toBe('InvalidData');
+      expect(await bad.text()).toBe('in the record batch starting at row 1 of the body: row 1, column "id": null in a non-nullable column');
+      expect((await s.req('POST', at('sdk/insert', tx), { headers: arrow, body: ipc(batch([4])) })).status).toBe(200);
+      const before = await ids();
+      expect((await s.json('POST', at(end, tx))).status).toBe(200);
+      expect(await ids()).toBe(before + (end === 'commit' ? 3 : 0));
+    }
+  });
+});
