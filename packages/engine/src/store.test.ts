@@ -258,11 +258,11 @@ describe('storage', () => {
     const [file] = await partFiles(path);
     const { open } = await import('node:fs/promises');
     const fh = await open(join(path, file!), 'r+');
-    await fh.write(new Uint8Array([2, 0, 0, 0]), 0, 4, 8);
+    await fh.write(new Uint8Array([9, 0, 0, 0]), 0, 4, 8);
     await fh.close();
     const again = await openStore({ path, workers: 0 });
     const e = await expectCode(again.table('ctd').select().all(), 'Corrupt');
-    expect(String((e as unknown as Error).message)).toContain('got v2 partition data, expected v1');
+    expect(String((e as unknown as Error).message)).toContain('got v9 partition data, expected v2');
     await again.close();
     const db = openLmdb<Buffer, string>({ path: join(path, 'meta'), encoding: 'binary' });
     await db.put('store', Buffer.from(JSON.stringify({ magic: 'halocline', version: 9 })));

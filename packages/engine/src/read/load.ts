@@ -1,7 +1,7 @@
 // Loads a partition's columns into SharedArrayBuffers (through the column cache) for scans.
 import type { Data } from 'apache-arrow';
 import type { StoreContext } from '../context.js';
-import { PREFIX_BYTES, checkPrefix, decodeSegment } from '../storage/format.js';
+import { PREFIX_BYTES, checkPrefix, checkSegment, decodeSegment, isChecksummed } from '../storage/format.js';
 import type { PartRecord } from '../storage/records.js';
 import { HaloclineError } from '../errors.js';
 import { lastState } from './state.js';
@@ -100,21 +100,23 @@ async function read(ctx: StoreContext, part: StoredPart, column: string): Promis
   await verify(ctx, part);
   const bytes = new Uint8Array(new SharedArrayBuffer(seg.length));
   await ctx.blobs.read(part.file, seg.offset, bytes);
-  const data = decodeSegment(bytes, part.file);
+  // the bytes as written (their CRC), before anything decodes them
+  checkSegment(bytes, seg, part.file);
+  const data = decodeSegment(bytes, part.file, column);
   if (data.length !== part.rows) {
-    throw new HaloclineError('Corrupt', `${part.file}: column "${column}" has ${data.length} rows, expected ${part.rows}`, { path: part.file });
+    throw new HaloclineError('Corrupt', `${part.file}: column "${column}" has ${data.length} rows, expected ${part.rows}`, { column, path: part.file });
   }
   return data;
 }
 
-// check each file's magic and format version once per process
+// check each file's magic, format version and (v2) prefix CRC once per process
 async function verify(ctx: StoreContext, part: StoredPart): Promise<void> {
   let seen = verified.get(ctx);
   if (!seen) verified.set(ctx, (seen = new Set()));
   if (seen.has(part.id)) return;
   const prefix = new Uint8Array(PREFIX_BYTES);
   await ctx.blobs.read(part.file, 0, prefix);
-  checkPrefix(prefix, part.file);
+  checkPrefix(prefix, part.file, isChecksummed(part.segments));
   seen.add(part.id);
 }
 

@@ -1,6 +1,7 @@
 import { Binary, Bool, Float32, Float64, Int32, Int64, TimestampMillisecond, Uint8, Utf8, vectorFromArray } from 'apache-arrow';
+import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { PART_VERSION, PREFIX_BYTES, checkPrefix, decodeSegment, encodeFooter, encodePrefix, encodeSegment, padding, segmentPieces } from './format.js';
+import { PART_VERSION, PREFIX_BYTES, checkPrefix, checkSegment, decodeFooter, decodeSegment, encodeFooter, encodePrefix, encodeSegment, padding, piecesCrc, segmentPieces } from './format.js';
 
 // lays out a partition file the way write/partition.ts does
 function layout(columns: Array<{ name: string; data: Parameters<typeof encodeSegment>[1] }>) {
@@ -8,7 +9,7 @@ function layout(columns: Array<{ name: string; data: Parameters<typeof encodeSeg
   let size = PREFIX_BYTES;
   const segments = columns.map(({ name, data }) => {
     const bytes = encodeSegment(name, data);
-    const ref = { name, offset: size, length: bytes.length };
+    const ref = { name, offset: size, length: bytes.length, crc: piecesCrc(segmentPieces(name, data)) };
     const pad = padding(size + bytes.length);
     pieces.push(bytes, pad);
     size += bytes.length + pad.length;
@@ -54,20 +55,71 @@ describe('partition format', () => {
       expect(seg.offset % 64).toBe(0);
       const sab = new Uint8Array(new SharedArrayBuffer(seg.length));
       sab.set(file.subarray(seg.offset, seg.offset + seg.length));
-      const data = decodeSegment(sab, 'f');
+      checkSegment(sab, seg, 'f');
+      const data = decodeSegment(sab, 'f', seg.name);
       expect(data.values.buffer).toBe(sab.buffer);
       expect(data.length).toBe(3);
     }
-    // the footer: JSON directory, its length, the magic
+    // the footer: JSON directory, its CRC, its length, the magic
     expect(file.subarray(file.length - 8).toString('latin1')).toBe('HLCNPART');
     const len = file.readUInt32LE(file.length - 12);
-    expect(JSON.parse(file.subarray(file.length - 12 - len, file.length - 12).toString())).toEqual({ part: 'p1', rows: 3, columns: segments });
+    const json = file.subarray(file.length - 16 - len, file.length - 16);
+    expect(JSON.parse(json.toString())).toEqual({ part: 'p1', rows: 3, columns: segments });
+    expect(file.readUInt32LE(file.length - 16)).toBe(crc32(json));
+    expect(decodeFooter(file, 'f')).toEqual({ part: 'p1', rows: 3, columns: segments });
+  });
+
+  it('checks the prefix, the footer and each segment against their CRCs, naming the file and the column', () => {
+    const a = vectorFromArray([1.5, null, 3], new Float64()).data[0]!;
+    const { file, segments } = layout([{ name: 'a', data: a }, { name: 'g\u0000xmin', data: a }]);
+    // the prefix: version and CRC as written; any byte of [0, 64) changed is refused
+    expect(file.readUInt32LE(8)).toBe(PART_VERSION);
+    expect(file.readUInt32LE(60)).toBe(crc32(file.subarray(0, 60)));
+    for (const at of [0, 9, 12, 40, 63]) {
+      const bad = Buffer.from(file);
+      bad[at]! ^= 0x10;
+      expect(() => checkPrefix(bad.subarray(0, PREFIX_BYTES), 'x.hlp')).toThrow(/x\.hlp/);
+    }
+    // a segment: its bytes against the CRC in the directory
+    for (const seg of segments) {
+      const bytes = Buffer.from(file.subarray(seg.offset, seg.offset + seg.length));
+      bytes[seg.length >> 1]! ^= 1;
+      const e = caught(() => checkSegment(bytes, seg, 'x.hlp'));
+      expect(e).toMatchObject({ code: 'Corrupt', path: 'x.hlp', column: seg.name.split('\u0000')[0] });
+      expect(e.message).toMatch(seg.name === 'a' ? /x\.hlp: column "a" is damaged/ : /x\.hlp: column "g" \(its xmin boxes\) is damaged/);
+    }
+    // the footer: its JSON against its CRC; cut short
+    const bad = Buffer.from(file);
+    bad[file.length - 20]! ^= 4;
+    expect(() => decodeFooter(bad, 'x.hlp')).toThrow('x.hlp: the partition file\'s footer is damaged');
+    expect(() => decodeFooter(file.subarray(0, file.length - 3), 'x.hlp')).toThrow('footer is missing or cut short');
+  });
+
+  it('reads v1 files (no CRCs) unchecked, unless their record says they have CRCs', () => {
+    const v1 = Buffer.alloc(PREFIX_BYTES);
+    v1.write('HLCNPART', 'latin1');
+    v1.writeUInt32LE(1, 8);
+    checkPrefix(v1, 'old.hlp');
+    expect(() => checkPrefix(v1, 'old.hlp', true)).toThrow(`old.hlp: got v1 partition data, expected v${PART_VERSION}`);
+    checkSegment(Uint8Array.of(1, 2, 3), { name: 'a', offset: 64, length: 3 }, 'old.hlp');
+    // bytes that do not decode are Corrupt naming the column, not an Arrow error
+    expect(caught(() => decodeSegment(Uint8Array.from({ length: 64 }, (_, i) => i * 37), 'old.hlp', 'a'))).toMatchObject({ code: 'Corrupt', column: 'a', path: 'old.hlp' });
   });
 
   it('says which version it got and which it expects', () => {
     const { file } = layout([{ name: 'a', data: vectorFromArray([1], new Int32()).data[0]! }]);
     file.writeUInt32LE(PART_VERSION + 1, 8);
-    expect(() => checkPrefix(file.subarray(0, 16), 'x.hlp')).toThrow(`got v${PART_VERSION + 1} partition data, expected v${PART_VERSION}`);
-    expect(() => checkPrefix(new Uint8Array(16), 'x.hlp')).toThrow('bad magic');
+    expect(() => checkPrefix(file.subarray(0, PREFIX_BYTES), 'x.hlp')).toThrow(`got v${PART_VERSION + 1} partition data, expected v1 or v${PART_VERSION}`);
+    expect(() => checkPrefix(new Uint8Array(PREFIX_BYTES), 'x.hlp')).toThrow('bad magic');
+    expect(() => checkPrefix(file.subarray(0, 16), 'x.hlp')).toThrow('bad magic');
   });
 });
+
+function caught(fn: () => void): Error & { code?: string } {
+  try {
+    fn();
+  } catch (e) {
+    return e as Error;
+  }
+  throw new Error('expected an error');
+}

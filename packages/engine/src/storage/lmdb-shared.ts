@@ -1,8 +1,8 @@
 // One lmdb-js handle per environment directory per process, shared by every store opened on it.
-import { closeSync, fstatSync, mkdirSync, openSync, readSync, realpathSync } from 'node:fs';
+import { mkdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { open, type RootDatabase, type RootDatabaseOptionsWithPath } from 'lmdb';
-import { HaloclineError } from '../errors.js';
+import { checkDataFile } from './lmdb-file.js';
 
 /** A use of a shared handle; `release` closes the environment once its last use is released. */
 export interface SharedLmdb<V> {
@@ -27,7 +27,7 @@ const handles = new Map<string, Entry>();
  * the first handle's write thread holds that lock waiting for this same (now blocked) JS thread to
  * run its transaction callback. LMDB itself says not to open an environment twice in a process.
  * Every use must pass the same options. An open while the last use's close runs waits for the close.
- * `Corrupt` when the environment's data file is not an LMDB environment (see `checkDataFile`).
+ * `Corrupt` when the environment's data file is not an LMDB environment or is cut short (see `checkDataFile`).
  */
 export async function openShared<V>(path: string, options: Omit<RootDatabaseOptionsWithPath, 'path'>): Promise<SharedLmdb<V>> {
   mkdirSync(path, { recursive: true });
@@ -59,37 +59,4 @@ export async function openShared<V>(path: string, options: Omit<RootDatabaseOpti
       await taken.closing;
     },
   };
-}
-
-// mm_magic of an LMDB meta page, as it is on disk (little-endian 0xBEEFC0DE)
-const MAGIC = Buffer.from([0xde, 0xc0, 0xef, 0xbe]);
-// LMDB pages are at least 4 KiB here (the OS page size) and a file starts with two meta pages
-const MIN_FILE = 2 * 4096;
-
-/**
- * lmdb maps the data file and trusts it: a file of garbage, zeros or cut short (a partial copy, a
- * damaged disk) crashed the whole process on open (SIGSEGV, SIGBUS). An existing, non-empty file
- * must hold two meta pages and the LMDB magic just after the first page's header. This catches a
- * file that is not LMDB at all, not damage deeper in a valid one.
- */
-function checkDataFile(file: string): void {
-  let fd: number;
-  try {
-    fd = openSync(file, 'r');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw e;
-  }
-  try {
-    const { size } = fstatSync(fd);
-    if (size === 0) return; // created, not yet written: LMDB initialises it
-    const head = Buffer.alloc(64);
-    readSync(fd, head, 0, head.length, 0);
-    if (size < MIN_FILE || head.indexOf(MAGIC) < 0) {
-      const why = size < MIN_FILE ? `${size} bytes, shorter than two pages` : 'no LMDB magic in its first page';
-      throw new HaloclineError('Corrupt', `${file} is not an LMDB environment (${why}); the store's metadata is damaged`, { path: file });
-    }
-  } finally {
-    closeSync(fd);
-  }
 }

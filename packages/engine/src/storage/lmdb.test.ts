@@ -95,4 +95,33 @@ describe('a damaged data file', () => {
     cleanups.push(fresh.remove, () => again.close());
     expect(again.get('a')).toBeUndefined();
   });
+
+  it('is refused with Corrupt when cut short of the pages its newest meta page says are in use, instead of a SIGBUS', async () => {
+    const good = await tempDir();
+    cleanups.push(good.remove);
+    const meta = await openLmdbMetaStore(good.path);
+    for (let t = 0; t < 8; t++) await meta.write((tx) => Array.from({ length: 25 }, (_, i) => tx.put(`k/${t}/${i}`, 'v'.repeat(1000 + i))));
+    await meta.close();
+    const valid = await readFile(join(good.path, 'data.mdb'));
+    const pages = valid.length / 4096;
+    expect(pages).toBeGreaterThan(20);
+    // each cut (whole pages, or within the last one) made lmdb bus-error the process when it read the missing pages
+    for (const size of [2 * 4096, 3 * 4096, (pages >> 1) * 4096, valid.length - 4096, valid.length - 1]) {
+      const dir = await tempDir();
+      cleanups.push(dir.remove);
+      await writeFile(join(dir.path, 'data.mdb'), valid.subarray(0, size));
+      const e = await rejected('Corrupt', openLmdbMetaStore(dir.path));
+      expect(e.path).toBe(join(dir.path, 'data.mdb'));
+      expect(e.message).toContain(`is cut short: ${size} bytes, but its pages in use reach ${valid.length}`);
+    }
+    // whole, or with bytes past its last page, it opens and reads
+    for (const bytes of [valid, Buffer.concat([valid, Buffer.alloc(3 * 4096)])]) {
+      const dir = await tempDir();
+      cleanups.push(dir.remove);
+      await writeFile(join(dir.path, 'data.mdb'), bytes);
+      const back = await openLmdbMetaStore(dir.path);
+      expect(back.get('k/7/24')).toBe('v'.repeat(1024));
+      await back.close();
+    }
+  });
 });

@@ -4,14 +4,15 @@ import type { SegmentRef } from './format.js';
 
 /** Store-wide format marker, checked at open. */
 export const STORE_KEY = 'store';
-export const STORE_FORMAT = { magic: 'halocline', version: 3 } as const;
+export const STORE_FORMAT = { magic: 'halocline', version: 4 } as const;
 /**
  * Formats this code opens. v1 stores deletion vectors and forwards as base64 strings; v2 also
  * writes binary values (see storage/lmdb.ts) in the compact encoding of mvcc/positions.ts; v3 adds
- * that encoding's GAPS container. Opening an older store marks it v3 in one write (it holds no v3
- * value yet), so older code refuses it after.
+ * that encoding's GAPS container; v4 writes partition files v2 (CRC-32 per segment, in the
+ * record's `segments`; storage/format.ts), older files stay v1 and are read unchecked. Opening an
+ * older store marks it v4 in one write (it holds no v4 value yet), so older code refuses it after.
  */
-export const READABLE_FORMATS: readonly number[] = [1, 2, 3];
+export const READABLE_FORMATS: readonly number[] = [1, 2, 3, 4];
 
 /**
  * A table. Invariants: `id` is unique for the lifetime of the store (a dropped and re-created table
@@ -40,6 +41,7 @@ export interface PartRecord {
   readonly bytes: number;
   /** Blob path of the file. */
   readonly file: string;
+  /** Where each column's segment lies in the file, and its CRC-32 (files v2; absent in v1 files: not checked). */
   readonly segments: readonly SegmentRef[];
   readonly zones: ZoneMaps;
   /** Table version that made this partition visible. */

@@ -8,7 +8,7 @@ import type { StoreContext } from '../context.js';
 import { fixedData } from '../data/layout.js';
 import { loadColumn } from '../read/load.js';
 import type { PartRecord } from '../storage/records.js';
-import { PART_MAGIC } from '../storage/format.js';
+import { PART_MAGIC, decodeFooter } from '../storage/format.js';
 import { freshStore } from '../test-util/store.js';
 import { LaidOutPart } from './laid-out.js';
 
@@ -83,6 +83,11 @@ describe('LaidOutPart', () => {
         await ctx.blobs.read(written.file, written.bytes - 8, ends[1]!);
         expect(ends.map((e) => Buffer.from(e).toString('latin1'))).toEqual([PART_MAGIC, PART_MAGIC]);
         await expect(ctx.blobs.read(written.file, written.bytes, new Uint8Array(1))).rejects.toThrow(/truncated/);
+        // the footer holds the directory as recorded, a CRC for each segment (loadColumn checked them above)
+        const file = new Uint8Array(written.bytes);
+        await ctx.blobs.read(written.file, 0, file);
+        expect(decodeFooter(file, written.file).columns).toEqual(written.segments);
+        expect(written.segments.every((s) => typeof s.crc === 'number')).toBe(true);
       }),
       { numRuns: 12 },
     );

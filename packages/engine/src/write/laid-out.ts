@@ -9,7 +9,7 @@ import type { StoreContext } from '../context.js';
 import type { ZoneStats } from '../expr/kernel.js';
 import { fixedData, varData } from '../data/layout.js';
 import type { BlobWriter } from '../storage/blobstore.js';
-import { type SegmentRef, encodePrefix, segmentPieces } from '../storage/format.js';
+import { type SegmentRef, encodePrefix, piecesCrc, segmentPieces } from '../storage/format.js';
 import { partFile } from '../storage/records.js';
 import { type WrittenPart, encodePart, newPartId } from './partition.js';
 
@@ -261,7 +261,7 @@ function fitSegment(writer: BlobWriter, name: string, slot: Slot, pieces: readon
     if (i !== parts.index && i !== placed?.index && piece.length > 0) void writer.writeAt(at, piece);
     at += piece.length;
   });
-  return { name, offset, length: after + parts.tail - offset };
+  return { name, offset, length: after + parts.tail - offset, crc: piecesCrc(pieces) };
 }
 
 // which piece of a segment is exactly `values`, and the byte counts before and after it; or undefined

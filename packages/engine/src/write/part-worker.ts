@@ -6,7 +6,7 @@ import { setPriority } from 'node:os';
 import { isMainThread } from 'node:worker_threads';
 import type { Data, Schema } from 'apache-arrow';
 import { HaloclineError, isHaloclineError } from '../errors.js';
-import { PREFIX_BYTES, checkPrefix, decodeSegment } from '../storage/format.js';
+import { PREFIX_BYTES, checkPrefix, checkSegment, decodeSegment, isChecksummed } from '../storage/format.js';
 import { concatData } from '../storage/concat.js';
 import { decodeSchema } from '../schema/serialize.js';
 import { resultData, taskColumn } from '../exec/arrays.js';
@@ -77,7 +77,7 @@ function merged(root: string, schema: Schema, inputs: readonly MergeInput[], all
   const read: { p: MergeInput; fd: number }[] = [];
   try {
     for (const p of inputs) read.push({ p, fd: openInput(root, p.file) });
-    for (const { p, fd } of read) checkPrefix(readAt(fd, 0, PREFIX_BYTES, p.file), p.file);
+    for (const { p, fd } of read) checkPrefix(readAt(fd, 0, PREFIX_BYTES, p.file), p.file, isChecksummed(p.segments));
     // the rows each input keeps, found once for all its columns
     const live = new Map(inputs.flatMap((p) => (p.deleted ? [[p, survivors(p.deleted, p.rows)] as const] : [])));
     return schema.fields.map((f) =>
@@ -86,8 +86,11 @@ function merged(root: string, schema: Schema, inputs: readonly MergeInput[], all
         read.map(({ p, fd }) => {
           const seg = p.segments.find((s) => s.name === f.name);
           if (!seg) throw new HaloclineError('Corrupt', `partition file ${p.file} has no column "${f.name}"`, { column: f.name, path: p.file });
-          const data = decodeSegment(readAt(fd, seg.offset, seg.length, p.file, alloc), p.file);
-          if (data.length !== p.rows) throw new HaloclineError('Corrupt', `${p.file}: column "${f.name}" has ${data.length} rows, expected ${p.rows}`, { path: p.file });
+          // checked against its CRC before it is decoded: a damaged input fails the merge, nothing is written
+          const bytes = readAt(fd, seg.offset, seg.length, p.file, alloc);
+          checkSegment(bytes, seg, p.file);
+          const data = decodeSegment(bytes, p.file, f.name);
+          if (data.length !== p.rows) throw new HaloclineError('Corrupt', `${p.file}: column "${f.name}" has ${data.length} rows, expected ${p.rows}`, { column: f.name, path: p.file });
           const keep = live.get(p);
           return keep ? resultData(f.type, keep.length, gather(taskColumn(data), keep, keep.length)) : data;
         }),

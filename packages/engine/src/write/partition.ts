@@ -4,7 +4,7 @@ import type { Data, RecordBatch, Schema } from 'apache-arrow';
 import type { StoreContext } from '../context.js';
 import type { ZoneMaps, ZoneStats } from '../expr/kernel.js';
 import { type Alloc, concatData } from '../storage/concat.js';
-import { type SegmentRef, encodeFooter, encodePrefix, padding, segmentPieces } from '../storage/format.js';
+import { type SegmentRef, encodeFooter, encodePrefix, padding, piecesCrc, segmentPieces } from '../storage/format.js';
 import { type PartRecord, partFile } from '../storage/records.js';
 import { writeFileDurably } from '../storage/localfs.js';
 import { zoneStats } from '../storage/zonemap.js';
@@ -220,7 +220,8 @@ export type EncodedPart = Pick<PartRecord, 'id' | 'rows' | 'bytes' | 'segments' 
  * Encodes a partition file (prefix, one segment per column and derived column, footer), handing
  * each piece to `emit` as soon as it is made (value buffers as views of the columns, not copies);
  * `size()` is the bytes emitted so far. With `laid` (`laid-out.ts`), the prefix is already written
- * and a column `laid` places itself (its segment's location) is not emitted.
+ * and a column `laid` places itself (its segment's location and CRC) is not emitted. Each segment's
+ * CRC-32 is computed from its pieces as they are emitted (the directory and the record keep it).
  */
 export async function encodePart(
   id: string,
@@ -240,7 +241,7 @@ export async function encodePart(
     const alias = sameAs === undefined ? undefined : segments.find((s) => s.name === sameAs);
     if (alias) {
       // identical values (point boxes): a second name for the same bytes, read and cached once
-      segments.push({ name, offset: alias.offset, length: alias.length });
+      segments.push({ ...alias, name });
       zones[name] = zones[sameAs!]!;
       continue;
     }
@@ -249,8 +250,9 @@ export async function encodePart(
     else {
       // the values are written from the column's own buffers, never copied into one
       const offset = size();
-      for (const piece of segmentPieces(name, data)) emit(piece);
-      segments.push({ name, offset, length: size() - offset });
+      const pieces = segmentPieces(name, data);
+      for (const piece of pieces) emit(piece);
+      segments.push({ name, offset, length: size() - offset, crc: piecesCrc(pieces) });
       emit(padding(size()));
     }
     zones[name] = known?.[name] ?? zoneStats(data);
