@@ -7,10 +7,13 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from './index.js';
 import { expectNoOrphans } from './test-util/orphans.js';
+import { labelled, soakInt, soakTimeout } from './test-util/soak.js';
 import { tempDir } from './test-util/tmp.js';
 
 const ROWS = 400;
-const KILLS = 50;
+// soak runs set these (test-util/soak.ts); CI's are the defaults
+const KILLS = soakInt('HALOCLINE_SOAK_KILLS', 50);
+const SEED = soakInt('HALOCLINE_SOAK_SEED', 12345);
 const source = fileURLToPath(new URL('./test-util/crash-child.ts', import.meta.url));
 // bundled once (packages external, resolved from the package's node_modules): a child starts in a
 // fraction of the time tsx needs, which keeps 50 kills within tens of seconds
@@ -27,24 +30,28 @@ describe('crash safety', () => {
   });
   afterAll(async () => Promise.all(dirs.map((r) => r())));
 
-  it(`loses no acknowledged commit and shows no partial one across ${KILLS} kill -9`, async () => {
+  it(`loses no acknowledged commit and shows no partial one across ${KILLS} kill -9 (seed ${SEED})`, async () => {
     const dir = await tempDir();
     dirs.push(dir.remove);
     let acked = -1;
-    let seed = 12345;
+    let seed = SEED;
     const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
     let next = start(dir.path, 0);
     let progress = 0;
-    for (let k = 0; k < KILLS; k++) {
-      const child = next;
-      const last = await runAndKill(child, random() * 200);
-      next = start(dir.path, (k + 1) % 2); // loads its modules while this one is checked; every other child writes on the part writer thread
-      progress += Math.max(0, last - acked);
-      acked = await verify(dir.path, Math.max(acked, last));
+    try {
+      for (let k = 0; k < KILLS; k++) {
+        const child = next;
+        const ms = random() * 200;
+        const last = await labelled(`seed ${SEED}, kill ${k} (${ms.toFixed(1)} ms after ready)`, () => runAndKill(child, ms));
+        next = start(dir.path, (k + 1) % 2); // loads its modules while this one is checked; every other child writes on the part writer thread
+        progress += Math.max(0, last - acked);
+        acked = await labelled(`seed ${SEED}, after kill ${k} (${ms.toFixed(1)} ms after ready)`, () => verify(dir.path, Math.max(acked, last)));
+      }
+    } finally {
+      next.kill('SIGKILL');
     }
-    next.kill('SIGKILL');
-    expect(progress).toBeGreaterThan(KILLS); // the children made real progress between kills
-  }, 300_000);
+    expect(progress, `seed ${SEED}`).toBeGreaterThan(KILLS); // the children made real progress between kills
+  }, soakTimeout(300_000, 50, KILLS));
 });
 
 function start(path: string, workers: number): ChildProcess {

@@ -6,6 +6,7 @@ import { Field, Float64, Int32, type RecordBatch, Schema, tableFromArrays } from
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { openStore, type Store } from '../index.js';
 import { rejected } from '../test-util/errors.js';
+import { checkParams } from '../test-util/soak.js';
 import { expectNoOrphans } from '../test-util/orphans.js';
 import { tempDir } from '../test-util/tmp.js';
 import { TEMP_SUFFIX } from '../storage/localfs.js';
@@ -284,6 +285,7 @@ describe('the tail shared at commit', () => {
         if (busy <= pending) expect(Math.abs(busy + give - (pending - give))).toBeLessThanOrEqual(1);
         else expect(give).toBe(0);
       }),
+      checkParams(100),
     );
   });
 });
@@ -301,7 +303,7 @@ describe('cut', () => {
         expect(ids(before)).toEqual(range(0, at));
         expect(ids(after)).toEqual(range(at, total));
       }),
-      { numRuns: 200 },
+      checkParams(200),
     );
   });
 });

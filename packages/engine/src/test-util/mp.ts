@@ -1,11 +1,12 @@
 // Runs test-util/mp-child.ts in a child process on a store, for tests that need another process.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { soakInt, soakTimeout } from './soak.js';
 
 const child = fileURLToPath(new URL('./mp-child.ts', import.meta.url));
 
 /** A child still running after this long is killed and reported with what it printed so far. */
-const CHILD_MS = 45_000;
+const CHILD_MS = soakTimeout(45_000, 12, soakInt('HALOCLINE_SOAK_STEPS', 12));
 
 /** Runs one child role to completion; resolves with its stdout lines, rejects with its stderr (or on a hang, its output so far). */
 export function runChild(path: string, role: string, name: string, count: number): Promise<string[]> {
