@@ -245,29 +245,51 @@ describe('the tail shared at commit', () => {
     onTestFinished(() => dir.remove());
     const t = store.table('t');
     await t.create(schema);
-    // the thread starts its share (claims it) and holds it until this thread has written its own
-    const { asked, release } = interceptWrites(store, (part) => {
-      expect(Claim.start(part.claim!)).toBe(true);
-      return true;
-    });
-    // this thread's own share takes a second (its file's commit is held back): the thread, released
-    // then, needs far less than that, so nothing is written twice
+    // the thread writes its share at once (it claims it: it cannot be taken back), but this thread
+    // learns that it finished only when `finish` is called: by then the file is complete, whatever
+    // the thread's speed on a loaded machine
     const ctx = (store as unknown as { ctx: StoreContext }).ctx;
+    const writer = ctx.partWriter!;
+    const asked: number[] = [];
+    let wrote = () => {};
+    const written = new Promise<void>((r) => (wrote = r));
+    let finish = () => {};
+    const finished = new Promise<void>((r) => (finish = r));
+    const held = <T>(part: PartWrite, rows: number, write: () => Promise<T>): Promise<T> => {
+      asked.push(rows);
+      expect(Claim.start(part.claim!)).toBe(true);
+      const result = write();
+      void result.finally(wrote);
+      return result.then(async (r) => {
+        await finished;
+        return r;
+      });
+    };
+    const write = writer.write.bind(writer);
+    const writeChunks = writer.writeChunks.bind(writer);
+    writer.write = (part) => held(part, part.columns[0]!.length, () => write(part));
+    writer.writeChunks = (part) => held(part, part.chunks[0]!.reduce((n, c) => n + c.length, 0), () => writeChunks(part));
+    // this thread's own share takes a second and waits for the thread's file (its commit is held
+    // back); the thread's result then arrives 50 ms after this thread's share is done, within the
+    // time the share took (a timer that expires before the grace's always fires before it): the
+    // committing thread waits for it and writes nothing twice
     const create = ctx.blobs.create.bind(ctx.blobs);
     const here: string[] = [];
     ctx.blobs.create = async (path) => {
       here.push(path);
-      const writer = await create(path);
-      const commit = writer.commit.bind(writer);
-      writer.commit = async () => {
-        await new Promise((r) => setTimeout(r, 1000));
+      const file = await create(path);
+      const commit = file.commit.bind(file);
+      file.commit = async () => {
+        await Promise.all([new Promise((r) => setTimeout(r, 1000)), written]);
         await commit();
-        release();
+        setTimeout(finish, 50);
       };
-      return writer;
+      return file;
     };
     await t.transaction((tx) => tx.insert(rows(0, 20_000)));
     ctx.blobs.create = create;
+    writer.write = write;
+    writer.writeChunks = writeChunks;
     expect(asked).toEqual([10_000]);
     expect(here).toHaveLength(1); // its own share only
     expect((await t.select().all()).map((r) => r.id)).toEqual(range(0, 20_000));
