@@ -14,6 +14,8 @@ if (seed !== undefined) seed = (seed ^ Math.imul(Number(name), 0x9e3779b1)) & 0x
 const jitter = () => (seed === undefined ? undefined : sleep((seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff) % 8));
 
 const store = await openStore({ path: path!, workers: 0, partitionRows: 256, compactRun: 2 });
+// progress lines: a child that hangs is reported with what it printed
+say('open');
 const t = store.table('shared');
 try {
   await t.create(schema);
@@ -33,6 +35,7 @@ if (role === 'writer') {
         if (n !== 10) throw new Error(`step ${i}: deleted ${n} rows, expected 10`);
       }
     });
+    say(`step ${i}`);
     const expected = 20 * (i + 1) - 10 * Math.max(0, i - 2);
     const seen = await t.select('proc == $p', { vars: { p: me } }).count();
     if (seen !== expected) throw new Error(`step ${i}: sees ${seen} own rows, expected ${expected}`);
@@ -60,6 +63,7 @@ if (role === 'writer') {
       await sleep(2);
     }
     if (rows < 0) throw new Error('unreachable');
+    say(`scan ${i}`);
     const reopened = await openStore({ path: path!, workers: 0 }); // open runs orphan removal while others write
     await reopened.close();
   }

@@ -14,13 +14,19 @@ export function runChild(path: string, role: string, name: string, count: number
     const proc = spawn(process.execPath, ['--import', 'tsx', child, path, role, name, String(count)], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
-    proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const started = performance.now();
+    const at: string[] = []; // when each chunk of stdout came, for a hang's report
+    proc.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      at.push(`${Math.round(performance.now() - started)} ms: ${JSON.stringify(d.toString())}`);
+    });
     proc.stderr.on('data', (d: Buffer) => (err += d.toString()));
     const timer = setTimeout(() => {
-      err += `still running after ${CHILD_MS} ms (stdout so far: ${JSON.stringify(out)}); killed`;
+      err += `still running after ${CHILD_MS} ms (stdout so far, by arrival: ${at.join(', ') || 'none'}); killed`;
       proc.kill('SIGKILL');
     }, CHILD_MS);
-    proc.on('exit', (code) => {
+    // 'close', not 'exit': at 'exit' stdout may not have given its last line ('done') yet
+    proc.on('close', (code) => {
       clearTimeout(timer);
       const lines = out.split('\n').filter(Boolean);
       if (code === 0 && lines.at(-1) === 'done') resolve(lines);
