@@ -6,9 +6,11 @@ import { expect, it } from 'vitest';
 import { openStore } from '../index.js';
 import type { StoreContext } from '../context.js';
 import { runChild as run } from '../test-util/mp.js';
+import { soakInt, soakTimeout } from '../test-util/soak.js';
 import { tempDir } from '../test-util/tmp.js';
 
-const STEPS = 12;
+// a soak run sets the writers' steps (test-util/soak.ts); CI's is the default
+const STEPS = soakInt('HALOCLINE_SOAK_STEPS', 12);
 const CONTENDED = 15;
 
 it('interleaves commits of several processes without losing or double-applying any', async () => {
@@ -51,4 +53,4 @@ it('interleaves commits of several processes without losing or double-applying a
   } finally {
     await dir.remove();
   }
-});
+}, soakTimeout(60_000, 12, STEPS));

@@ -1,4 +1,5 @@
 // The reader table shared by every process that opens a store: live processes and the lowest table version each may read.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { RootDatabase } from 'lmdb';
@@ -10,7 +11,10 @@ import { openShared, type SharedLmdb } from '../storage/lmdb-shared.js';
  * reads publishes a *floor*: a version at or below every version it has pinned. A process publishes
  * the floor synchronously before its first pin of a table, raises it as old pins go, and withdraws
  * it once it pins nothing there. A file retired at version R may be removed once every live
- * floor (and every local pin) is at least R. Floors of dead processes (pid gone) are ignored.
+ * floor (and every local pin) is at least R. Floors of dead processes are ignored: a process is
+ * dead when its pid is gone, or when the pid now belongs to a later process (its start time, where
+ * the system tells it, differs from the one registered: a container restarted after kill -9 runs
+ * its server under the same pid again).
  */
 export class Readers {
   /** This process's token; it is part of every file name this store writes. */
@@ -27,7 +31,7 @@ export class Readers {
   /** Opens the reader table of the store at `path`, registers this process and forgets dead ones. */
   static async open(path: string): Promise<Readers> {
     const readers = new Readers(await openShared(join(path, 'readers'), { noSync: true, encoding: 'json' }));
-    readers.db.putSync(procKey(readers.token), { pid: process.pid });
+    readers.db.putSync(procKey(readers.token), { pid: process.pid, start: processStart(process.pid) });
     readers.forgetDead();
     return readers;
   }
@@ -99,8 +103,12 @@ export class Readers {
 
   private isLive(token: string): boolean {
     if (token === this.token) return true;
-    const proc = this.db.get(procKey(token)) as { pid?: number } | undefined;
-    return proc?.pid !== undefined && pidAlive(proc.pid);
+    const proc = this.db.get(procKey(token)) as Registration | undefined;
+    if (proc?.pid === undefined || !pidAlive(proc.pid)) return false;
+    // the pid may have been given to a later process since; where its start cannot be read (not
+    // Linux, or /proc hides other users' processes) it counts as live: its files are kept
+    const now = proc.start === undefined ? undefined : processStart(proc.pid);
+    return now === undefined || now === proc.start;
   }
 
   // registrations and floors of processes that died without closing (kill -9)
@@ -115,6 +123,12 @@ export class Readers {
   }
 }
 
+/** A process's entry in the reader table; `start` is absent where the system does not tell it. */
+interface Registration {
+  readonly pid: number;
+  readonly start?: string;
+}
+
 const procKey = (token: string) => `x/${token}`;
 const floorKey = (tableId: string, token: string) => `r/${tableId}/${token}`;
 
@@ -127,3 +141,24 @@ function pidAlive(pid: number): boolean {
     return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
+
+// the boot and the start time (clock ticks since boot: field 22 of /proc/<pid>/stat) of a running
+// process, which tell it apart from a later one given the same pid; undefined off Linux, or once it is gone
+function processStart(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    // the command name (field 2) is in parentheses and may hold spaces: fields 3 on follow the last ')'
+    const start = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    return start === undefined ? undefined : `${bootId}:${start}`;
+  } catch {
+    return undefined;
+  }
+}
+
+const bootId = (() => {
+  try {
+    return readFileSync('/proc/sys/kernel/random/boot_id', 'latin1').trim();
+  } catch {
+    return '';
+  }
+})();

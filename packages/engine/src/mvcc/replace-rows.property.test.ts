@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Row } from '../index.js';
 import { isHaloclineError } from '../errors.js';
+import { checkParams, soakTimeout } from '../test-util/soak.js';
 import { freshStore } from '../test-util/store.js';
 
 const geometry = new Map([['class', 'geometry']]);
@@ -77,9 +78,9 @@ describe('replace as rows', () => {
         for (let i = 0; i < after.length; i++) for (const k of Object.keys(after[i]!)) expect(Object.is(after[i]![k], before[i]![k]) || after[i]![k] instanceof Object).toBe(true);
         await t.drop();
       }),
-      { numRuns: 25 },
+      checkParams(25),
     );
-  });
+  }, soakTimeout(60_000, 25, checkParams(25).numRuns!));
 
   it('rejects a bad inserted row at its own insert, naming the column; the transaction that throws applies nothing', async () => {
     const store = await freshStore();

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { StoreContext } from '../context.js';
 import { openSnapshot } from '../read/snapshot.js';
 import { type DeleteRecord, type TableRecord, deletePrefix, tableKey } from '../storage/records.js';
+import { checkParams, soakTimeout } from '../test-util/soak.js';
 import { freshStore } from '../test-util/store.js';
 import { emptyBits, isDeleted } from './deletes.js';
 import { markPositions } from './positions.js';
@@ -38,9 +39,9 @@ describe('seeded deletion unions', () => {
         await pending.rollback();
         await store.close();
       }),
-      { numRuns: 25 },
+      checkParams(25),
     );
-  });
+  }, soakTimeout(60_000, 25, checkParams(25).numRuns!));
 });
 
 // every partition's union in a fresh snapshot equals the one built from its records alone

@@ -6,6 +6,7 @@ import { Field, Float64, Int32, type RecordBatch, Schema, tableFromArrays } from
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { openStore, type Store } from '../index.js';
 import { rejected } from '../test-util/errors.js';
+import { checkParams } from '../test-util/soak.js';
 import { expectNoOrphans } from '../test-util/orphans.js';
 import { tempDir } from '../test-util/tmp.js';
 import { TEMP_SUFFIX } from '../storage/localfs.js';
@@ -48,32 +49,27 @@ type PartWrite = { claim?: Int32Array };
  * thread joins) is recorded (its row count in `asked`) and shown to `hold` (with its index), and
  * waits for `release()` when `hold` says so; `release` also unwraps.
  */
-function interceptWrites(store: Store, hold: (part: PartWrite, k: number) => boolean): { asked: number[]; release: () => void; written: () => Promise<unknown> } {
+function interceptWrites(store: Store, hold: (part: PartWrite, k: number) => boolean): { asked: number[]; release: () => void } {
   const writer = (store as unknown as { ctx: StoreContext }).ctx.partWriter!;
   const write = writer.write.bind(writer);
   const writeChunks = writer.writeChunks.bind(writer);
   let open = () => {};
   const held = new Promise<void>((r) => (open = r));
   const asked: number[] = [];
-  const calls: Promise<unknown>[] = [];
   const seen = async (part: PartWrite, rows: number) => {
     asked.push(rows);
     if (hold(part, asked.length - 1)) await held;
   };
-  writer.write = (part) => {
-    const call = seen(part, part.columns[0]!.length).then(() => write(part));
-    calls.push(call);
-    return call;
+  writer.write = async (part) => {
+    await seen(part, part.columns[0]!.length);
+    return write(part);
   };
-  writer.writeChunks = (part) => {
-    const call = seen(part, part.chunks[0]!.reduce((n, c) => n + c.length, 0)).then(() => writeChunks(part));
-    calls.push(call);
-    return call;
+  writer.writeChunks = async (part) => {
+    await seen(part, part.chunks[0]!.reduce((n, c) => n + c.length, 0));
+    return writeChunks(part);
   };
   return {
     asked,
-    // the writes sent to the thread so far, settled
-    written: () => Promise.allSettled(calls),
     release: () => {
       open();
       writer.write = write;
@@ -249,30 +245,51 @@ describe('the tail shared at commit', () => {
     onTestFinished(() => dir.remove());
     const t = store.table('t');
     await t.create(schema);
-    // the thread starts its share (claims it) and holds it until this thread has written its own
-    const { asked, release, written } = interceptWrites(store, (part) => {
-      expect(Claim.start(part.claim!)).toBe(true);
-      return true;
-    });
-    // this thread's own share lasts until the thread, released when this share is written, has
-    // written its own (its file's commit is held back until then, whatever the machine's load):
-    // the thread finished within the time this one took, so nothing is written twice
+    // the thread writes its share at once (it claims it: it cannot be taken back), but this thread
+    // learns that it finished only when `finish` is called: by then the file is complete, whatever
+    // the thread's speed on a loaded machine
     const ctx = (store as unknown as { ctx: StoreContext }).ctx;
+    const writer = ctx.partWriter!;
+    const asked: number[] = [];
+    let wrote = () => {};
+    const written = new Promise<void>((r) => (wrote = r));
+    let finish = () => {};
+    const finished = new Promise<void>((r) => (finish = r));
+    const held = <T>(part: PartWrite, rows: number, write: () => Promise<T>): Promise<T> => {
+      asked.push(rows);
+      expect(Claim.start(part.claim!)).toBe(true);
+      const result = write();
+      void result.finally(wrote);
+      return result.then(async (r) => {
+        await finished;
+        return r;
+      });
+    };
+    const write = writer.write.bind(writer);
+    const writeChunks = writer.writeChunks.bind(writer);
+    writer.write = (part) => held(part, part.columns[0]!.length, () => write(part));
+    writer.writeChunks = (part) => held(part, part.chunks[0]!.reduce((n, c) => n + c.length, 0), () => writeChunks(part));
+    // this thread's own share takes a second and waits for the thread's file (its commit is held
+    // back); the thread's result then arrives 50 ms after this thread's share is done, within the
+    // time the share took (a timer that expires before the grace's always fires before it): the
+    // committing thread waits for it and writes nothing twice
     const create = ctx.blobs.create.bind(ctx.blobs);
     const here: string[] = [];
     ctx.blobs.create = async (path) => {
       here.push(path);
-      const writer = await create(path);
-      const commit = writer.commit.bind(writer);
-      writer.commit = async () => {
-        release();
-        await written();
+      const file = await create(path);
+      const commit = file.commit.bind(file);
+      file.commit = async () => {
+        await Promise.all([new Promise((r) => setTimeout(r, 1000)), written]);
         await commit();
+        setTimeout(finish, 50);
       };
-      return writer;
+      return file;
     };
     await t.transaction((tx) => tx.insert(rows(0, 20_000)));
     ctx.blobs.create = create;
+    writer.write = write;
+    writer.writeChunks = writeChunks;
     expect(asked).toEqual([10_000]);
     expect(here).toHaveLength(1); // its own share only
     expect((await t.select().all()).map((r) => r.id)).toEqual(range(0, 20_000));
@@ -290,6 +307,7 @@ describe('the tail shared at commit', () => {
         if (busy <= pending) expect(Math.abs(busy + give - (pending - give))).toBeLessThanOrEqual(1);
         else expect(give).toBe(0);
       }),
+      checkParams(100),
     );
   });
 });
@@ -307,7 +325,7 @@ describe('cut', () => {
         expect(ids(before)).toEqual(range(0, at));
         expect(ids(after)).toEqual(range(at, total));
       }),
-      { numRuns: 200 },
+      checkParams(200),
     );
   });
 });

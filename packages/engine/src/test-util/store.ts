@@ -13,3 +13,18 @@ export async function freshStore(options: Partial<StoreOptions> = {}): Promise<S
   });
   return store;
 }
+
+/** Runs `f` on a store in a fresh temporary directory, closed and removed when `f` settles (e.g. one run of a property). */
+export async function withStore<T>(options: Partial<StoreOptions>, f: (store: Store) => Promise<T>): Promise<T> {
+  const dir = await tempDir();
+  try {
+    const store = await openStore({ workers: 0, ...options, path: dir.path });
+    try {
+      return await f(store);
+    } finally {
+      await store.close();
+    }
+  } finally {
+    await dir.remove();
+  }
+}

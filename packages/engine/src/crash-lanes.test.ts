@@ -1,0 +1,111 @@
+// Kill -9 one of two processes committing to one table at once: the other carries on, no acknowledged commit of either is lost.
+import type { ChildProcess } from 'node:child_process';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { openStore } from './index.js';
+import { bundleChild, countBatches, onLines, rowsOf, startChild } from './test-util/crash.js';
+import { expectNoOrphans, expectNoOrphansOf } from './test-util/orphans.js';
+import { labelled, soakInt, soakTimeout } from './test-util/soak.js';
+import { tempDir } from './test-util/tmp.js';
+
+const LANES = 2;
+// soak runs set these (test-util/soak.ts): a twelfth of the single-process test's kills
+const KILLS = Math.ceil(soakInt('HALOCLINE_SOAK_KILLS', 50) / 12);
+const SEED = soakInt('HALOCLINE_SOAK_SEED', 12345);
+let bundle = '';
+const dirs: Array<() => Promise<void>> = [];
+beforeAll(async () => {
+  bundle = await bundleChild('crash-lanes');
+});
+afterAll(async () => Promise.all(dirs.map((r) => r())));
+
+/** A running child: its last acknowledged batch (-Infinity before the first), its file token, its first commit, its death. */
+interface Lane {
+  readonly proc: ChildProcess;
+  last: number;
+  token: string;
+  readonly ready: Promise<void>;
+  readonly killed: Promise<void>;
+}
+
+it(`keeps both writers' acknowledged commits when one of two is killed, ${KILLS} times (seed ${SEED})`, async () => {
+  const dir = await tempDir();
+  dirs.push(dir.remove);
+  let seed = SEED;
+  const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff) / 2 ** 31;
+  // lane l writes batches l, l + 2, ...: none yet is l - 2
+  let acked = [-2, -1];
+  // one child writes on the part writer thread, the other inline
+  const lanes = [launch(dir.path, 0, 1), launch(dir.path, 1, 0)];
+  try {
+    for (let k = 0; k < KILLS; k++) {
+      const lane = k % LANES;
+      const victim = lanes[lane]!;
+      await victim.ready;
+      const ms = random() * 200;
+      await new Promise((r) => setTimeout(r, ms));
+      const survivor = lanes[1 - lane]!;
+      victim.proc.kill('SIGKILL');
+      await victim.killed;
+      // what the survivor acknowledged before the store is opened below is durable
+      const seen = lanes.map((l, i) => Math.max(acked[i]!, l.last));
+      acked = await labelled(`seed ${SEED}, kill ${k} of lane ${lane} (${ms.toFixed(1)} ms after its first commit)`, async () => {
+        const now = await verify(dir.path, seen, lane);
+        await expectNoOrphansOf(dir.path, victim.token); // the open removed what the dead one was writing
+        return now;
+      });
+      lanes[lane] = launch(dir.path, lane, k % 2);
+      expect(survivor.proc.exitCode, `lane ${1 - lane} carried on`).toBe(null);
+    }
+  } finally {
+    for (const l of lanes) l.proc.kill('SIGKILL');
+  }
+  await Promise.all(lanes.map((l) => l.killed));
+  await labelled(`seed ${SEED}, both killed`, async () => {
+    await verify(dir.path, lanes.map((l, i) => Math.max(acked[i]!, l.last)), null);
+    await expectNoOrphans(dir.path);
+  });
+}, soakTimeout(60_000, 5, KILLS));
+
+// starts lane `lane`'s child and lets it go at once
+function launch(path: string, lane: number, workers: number): Lane {
+  const proc = startChild(bundle, path, workers, lane, LANES);
+  let stderr = '';
+  proc.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  let started = () => {};
+  const state: Lane = {
+    proc,
+    last: Number.NEGATIVE_INFINITY,
+    token: '',
+    ready: new Promise<void>((r) => (started = r)),
+    killed: new Promise<void>((resolve, reject) => {
+      // 'close', not 'exit': stdout may still hold acknowledgements at 'exit'
+      proc.on('close', (_code, signal) => (signal === 'SIGKILL' ? resolve() : reject(new Error(`lane ${lane}'s child exited without being killed: ${stderr}`))));
+    }),
+  };
+  onLines(proc, (word, n) => {
+    if (word === 'ack') state.last = Number(n);
+    if (word === 'ready') started();
+    if (word === 'token') state.token = n;
+  });
+  proc.stdin!.write('go\n');
+  return state;
+}
+
+// checks each lane's batches with another process (or none) writing: no acknowledged commit lost, at
+// most one unacknowledged one of the `dead` lane, every commit whole; returns each lane's last batch
+async function verify(path: string, acked: readonly number[], dead: number | null): Promise<number[]> {
+  const store = await openStore({ path, workers: 0 });
+  try {
+    const counts = await countBatches(store);
+    return acked.map((floor, lane) => {
+      const mine = [...counts.keys()].filter((b) => b % LANES === lane);
+      const last = Math.max(lane - LANES, ...mine);
+      expect(last, `lane ${lane}'s last batch`).toBeGreaterThanOrEqual(floor);
+      if (lane === dead || dead === null) expect(last, `lane ${lane}'s last batch`).toBeLessThanOrEqual(floor + LANES);
+      for (let b = lane; b <= last; b += LANES) expect(counts.get(b), `batch ${b} of lane ${lane} (last ${last})`).toBe(rowsOf(b, last, LANES));
+      return last;
+    });
+  } finally {
+    await store.close();
+  }
+}
