@@ -189,12 +189,12 @@ export class Transaction implements TransactionApi {
       // are written now: when many, shared with the part writer so that each thread has about half
       // of what is left to write, spills it is writing included (a spill, see shareTail), the rest on
       // this thread, which is otherwise idle until the files are durable; when few (or the part
-      // writer's share would be small), on this thread while a spill keeps the part writer busy,
-      // else on the part writer (merges run on a thread of their own)
+      // writer's share would be small), on this thread while a spill or a merge keeps the part
+      // writer busy, else on the part writer
       this.data.reclaimSpills();
       const shared = this.data.shareTail(SHARED_TAIL_ROWS);
       const started = performance.now();
-      const tail = shared ? write(shared, false) : write(this.data.takePending(), !this.data.spillInFlight);
+      const tail = shared ? write(shared, false) : write(this.data.takePending(), !this.data.spillInFlight && !this.ctx.partWriter?.busyMerging);
       // then this thread helps with what the part writer has not finished: what it has not started
       // at once, what it is writing after as long again as this thread's own share took
       const spills = tail.then(

@@ -398,12 +398,12 @@ export class TxState {
    * the spills the part writer has not finished (a spill it is writing stays its share). The part
    * writer's share goes to it as a spill (so `hedgeSpills` takes it back if the thread has not
    * started it when this thread is done); the rest is returned (none is left queued), for this
-   * thread to write. Merges run on a thread of their own, so the share never waits behind one.
-   * Without a part writer, with fewer than `minRows` rows queued, or when its share would be under
-   * half of `minRows`: null, the rows stay queued.
+   * thread to write. Without a part writer, while it merges (compaction), with fewer than `minRows`
+   * rows queued, or when its share would be under half of `minRows`: null, the rows stay queued.
    */
   shareTail(minRows: number): RecordBatch[] | null {
-    if (!this.ctx.partWriter || this.pendingRows < minRows) return null;
+    // a merge holds the thread: a share sent to it now would only be taken back (`hedgeSpills`)
+    if (!this.ctx.partWriter || this.ctx.partWriter.busyMerging || this.pendingRows < minRows) return null;
     const busy = this.spills.reduce((n, s) => (s.done ? n : n + rowsOf(s.batches)), 0);
     const give = tailShare(this.pendingRows, busy);
     if (give < minRows >> 1) return null;

@@ -11,7 +11,7 @@ import { zoneStats } from '../storage/zonemap.js';
 import { tempDir } from '../test-util/tmp.js';
 import { WRITER_NICE } from './part-writer.js';
 import { MIN_POOLED } from './shared-pool.js';
-import { mergeParts, removeParts } from './partition.js';
+import { mergeParts } from './partition.js';
 
 const schema = new Schema([
   new Field('id', new Int32(), false),
@@ -134,27 +134,20 @@ describe('part writer', () => {
     }
   }, 60_000);
 
-  it.runIf(process.platform === 'linux')('writes and merges on two threads of their own below normal priority', async () => {
+  it.runIf(process.platform === 'linux')('runs on a thread of its own below normal priority', async () => {
     const dir = await tempDir();
-    const store = await openStore({ path: dir.path, workers: 1, compactRun: 2 });
+    const store = await openStore({ path: dir.path, workers: 1 });
     try {
       const t = store.table('obs');
       await t.create(schema);
-      // the write thread has started and lowered its priority; the second insert makes a run to merge
-      for (let i = 0; i < 2; i++) await t.insert([row(i)]);
-      await store.idle(); // the merge ran on the merge thread, which lowered its priority too
-      const ctx = (store as unknown as { ctx: StoreContext }).ctx;
-      const snap = openSnapshot(ctx, 'obs');
-      snap.release();
-      expect(snap.parts).toHaveLength(1);
+      await t.insert([row(1)]); // the thread has started and lowered its priority
       // field 19 of /proc/<pid>/task/<tid>/stat is the nice value (after the parenthesised name)
       const niceOf = (tid: string) => Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]);
       const nice = readdirSync('/proc/self/task').map(niceOf);
       // the process's own priority, not 0: the tests may run under `nice` (soak runs do)
       const base = niceOf(String(process.pid));
       expect(base).toBeLessThan(WRITER_NICE);
-      expect(ctx.partWriter!.threads).toHaveLength(2);
-      expect(nice.filter((n) => n === WRITER_NICE)).toHaveLength(2);
+      expect(nice.filter((n) => n === WRITER_NICE)).toHaveLength(1);
       expect(nice.filter((n) => n === base).length).toBeGreaterThan(1); // the main thread and the scan worker
     } finally {
       await store.close();
@@ -227,37 +220,6 @@ describe('part writer', () => {
       expect(pool.bytesHeld).toBe(held);
       const all = await rows(t);
       expect(all).toEqual(batch(0, 38_000).map((r) => JSON.stringify(r, (_k, v) => (typeof v === 'bigint' ? `${v}n` : Number.isNaN(v) ? 'NaN' : v))));
-    } finally {
-      await store.close();
-      await dir.remove();
-    }
-  });
-
-  it('writes on its own thread while a merge runs: a write sent after a long merge is done first', async () => {
-    const dir = await tempDir();
-    const store = await openStore({ path: dir.path, workers: 1, compactRun: 100 });
-    try {
-      const t = store.table('obs');
-      const wide = new Schema([new Field('id', new Int32(), false), new Field('v', new Float64(), false)]);
-      await t.create(wide);
-      const rows = 250_000;
-      for (let b = 0; b < 4; b++) await t.insert(tableFromArrays({ id: Int32Array.from({ length: rows }, (_, i) => b * rows + i), v: new Float64Array(rows).fill(b) }));
-      const ctx = (store as unknown as { ctx: StoreContext }).ctx;
-      const snap = openSnapshot(ctx, 'obs');
-      try {
-        const done: string[] = [];
-        // 1M rows to read, join and write on the merge thread (hundreds of ms), then a 10-row write
-        const merge = mergeParts(ctx, ctx.partWriter!, 'obs', wide, snap.parts).then((m) => (done.push('merge'), m));
-        const columns = tableFromArrays({ id: Int32Array.from({ length: 10 }, (_, i) => i), v: new Float64Array(10) }).data[0]!.children;
-        const write = ctx.partWriter!.write({ id: 'small', file: 'parts/small.hlp', schema: wide, columns }).then(() => done.push('write'));
-        const [merged] = await Promise.all([merge, write]);
-        // with one thread for both the write would have waited for the merge
-        expect(done).toEqual(['write', 'merge']);
-        expect(merged.written.rows).toBe(4 * rows);
-        await removeParts(ctx, [merged.written, { file: 'parts/small.hlp' }]);
-      } finally {
-        snap.release();
-      }
     } finally {
       await store.close();
       await dir.remove();

@@ -1,7 +1,5 @@
-// The part writer: partition files encoded and written durably on two low-priority threads, one for
-// writes (appends, spills, a commit's share) and one for compaction's merges, so appends and compaction
-// take the cores only when scans leave them idle (Linux thread nice; elsewhere plain), and a write
-// never waits behind a merge.
+// The part writer: partition files encoded and written durably on one low-priority thread, so appends
+// and compaction take the cores only when scans leave them idle (Linux thread nice; elsewhere plain).
 import { Data, DataType, type Schema } from 'apache-arrow';
 import type { Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
@@ -18,8 +16,8 @@ import type { TierSplit } from './tier-split.js';
 import type { TierWritten } from './tier-task.js';
 
 /**
- * Nice value of the writer threads, the lowest priority there is: a scan thread (nice 0, CFS weight
- * 1024) gets about 98.5% of a core it contends for with one (weight 15); an idle core it takes whole.
+ * Nice value of the writer thread, the lowest priority there is: a scan thread (nice 0, CFS weight
+ * 1024) gets about 98.5% of a core it contends for with it (weight 15); an idle core it takes whole.
  */
 export const WRITER_NICE = 19;
 
@@ -81,31 +79,24 @@ export type TierWriteReply = { tier: TierWritten } | Exclude<PartWriteReply, { o
 /** The writer thread's answer: the file's layout (and the `warm` columns asked for), or an engine error as plain data. */
 export type PartWriteReply = { ok: EncodedPart; warm?: readonly SharedData[] } | { error: { code: string; message: string; context: Record<string, unknown> } } | { cancelled: true };
 
-/**
- * Writes partition files on worker threads below normal priority: writes on one, merges (each takes
- * its thread for tens of ms to seconds) on another, so a commit's rows never queue behind a merge.
- */
+/** Writes partition files on one worker thread below normal priority. */
 export class PartWriter {
   private readonly pool: Piscina;
-  private readonly mergePool: Piscina;
   private readonly schemas = new WeakMap<Schema, Uint8Array>();
   /** Where the copies of unshared columns go: reused from append to append (`shared-pool.ts`). */
   readonly buffers = new SharedPool();
+  // merges and tier merges sent to the thread and not yet answered
+  private merges = 0;
 
   constructor(private readonly root: string) {
     const { filename, execArgv } = workerModule('./part-worker', import.meta.url);
-    const thread = () => {
-      const pool = new Piscina({ filename, execArgv, minThreads: 1, maxThreads: 1, idleTimeout: 60_000 });
-      pool.on('error', () => undefined); // a dying worker rejects its task
-      return pool;
-    };
-    this.pool = thread();
-    this.mergePool = thread();
+    this.pool = new Piscina({ filename, execArgv, minThreads: 1, maxThreads: 1, idleTimeout: 60_000 });
+    this.pool.on('error', () => undefined); // a dying worker rejects its task
   }
 
-  /** The writer's threads (`exec/isolates.ts` starts them with their optimising compiles on themselves). */
+  /** The writer's thread (`exec/isolates.ts` starts it with its optimising compiles on itself). */
   get threads(): readonly Worker[] {
-    return [...this.pool.threads, ...this.mergePool.threads];
+    return this.pool.threads;
   }
 
   /** True when every column can go to the thread (dictionary columns cannot: they stay on the caller). */
@@ -169,7 +160,7 @@ export class PartWriter {
     const inputs = part.inputs.map(({ file, rows, segments, deleted }) => ({ file, rows, segments, ...(deleted ? { deleted } : {}) }));
     const warm = (part.warm ?? []).filter((n) => part.schema.fields.some((f) => f.name === n));
     const task = { root: this.root, id: part.id, file: part.file, schema: this.schemaBytes(part.schema), inputs, ...(part.known ? { known: part.known } : {}) };
-    const { part: encoded, warm: shared } = await this.run(warm.length > 0 ? { ...task, warm } : task, this.mergePool);
+    const { part: encoded, warm: shared } = await this.merging(this.run(warm.length > 0 ? { ...task, warm } : task));
     const types = warm.map((n) => part.schema.fields.find((f) => f.name === n)!.type);
     return { part: encoded, warm: shared.map((s, i) => rebuild(types[i]!, s)) };
   }
@@ -192,7 +183,7 @@ export class PartWriter {
     const inputs = task.inputs.map(({ file, rows, segments, deleted }) => ({ file, rows, segments, ...(deleted ? { deleted } : {}) }));
     const names = (task.warm ?? []).filter((n) => task.schema.fields.some((f) => f.name === n));
     const sent = { root: this.root, table: task.table, token: task.token, schema: this.schemaBytes(task.schema), inputs, split: task.split, ...(names.length > 0 ? { warm: names } : {}) };
-    const reply = (await this.mergePool.run(sent)) as TierWriteReply;
+    const reply = (await this.merging(this.pool.run(sent))) as TierWriteReply;
     if (!('tier' in reply)) throw failure(reply, task.table);
     const { parts, moved, sortedBy, warm } = reply.tier;
     const types = names.map((n) => task.schema.fields.find((f) => f.name === n)!.type);
@@ -200,8 +191,25 @@ export class PartWriter {
     return { parts, moved, ...(sortedBy ? { sortedBy } : {}), warm: { names: warm ? names : [], columns } };
   }
 
-  private async run(task: PartWriteTask, pool = this.pool): Promise<{ part: EncodedPart; warm: readonly SharedData[] }> {
-    const reply = (await pool.run(task)) as PartWriteReply;
+  /**
+   * True while a merge or tier merge (compaction: each takes the thread for tens to hundreds of ms)
+   * is queued or running: a write sent now waits for it.
+   */
+  get busyMerging(): boolean {
+    return this.merges > 0;
+  }
+
+  private async merging<T>(work: Promise<T>): Promise<T> {
+    this.merges++;
+    try {
+      return await work;
+    } finally {
+      this.merges--;
+    }
+  }
+
+  private async run(task: PartWriteTask): Promise<{ part: EncodedPart; warm: readonly SharedData[] }> {
+    const reply = (await this.pool.run(task)) as PartWriteReply;
     if ('ok' in reply) return { part: reply.ok, warm: reply.warm ?? [] };
     throw failure(reply, task.id, task.file);
   }
@@ -213,7 +221,7 @@ export class PartWriter {
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.pool.destroy(), this.mergePool.destroy()]);
+    await this.pool.destroy();
     this.buffers.clear();
   }
 }
