@@ -4,7 +4,7 @@ import type { ResultColumn, TaskColumn } from './task.js';
 /** The rows `sel[0..count)` of `col`, as a new column. */
 export function gather(col: TaskColumn, sel: Int32Array, count: number): ResultColumn {
   const validity = col.validity ? gatherBits(col.validity, sel, count) : null;
-  const nullCount = validity ? count - popcount(validity, count) : 0;
+  const nullCount = validity ? count - countSet(validity, count) : 0;
   if (col.width === -1) {
     const { values, offsets } = gatherVariable(col.values as Uint8Array, col.offsets!, sel, count);
     return { values, offsets, validity: nullCount > 0 ? validity : null, nullCount };
@@ -164,9 +164,21 @@ function gatherVariable64(data: Uint8Array, offsets: BigInt64Array, sel: Int32Ar
   return { values: out, offsets: outOffsets };
 }
 
-function popcount(bits: Uint8Array, count: number): number {
+/**
+ * How many of the first `count` bits of an LSB-first bitmap are set (valid rows of a validity
+ * bitmap, deleted rows of a deletion bitmap); 32 bits per step where the view is word-aligned.
+ */
+export function countSet(bits: Uint8Array, count: number): number {
+  const whole = bits.byteOffset % 4 === 0 ? Math.min(count >> 5, bits.length >> 2) : 0;
+  const words = new Uint32Array(bits.buffer, whole > 0 ? bits.byteOffset : 0, whole);
   let n = 0;
-  for (let i = 0; i < count; i++) n += (bits[i >> 3]! >> (i & 7)) & 1;
+  for (let w = 0; w < whole; w++) {
+    let v = words[w]!;
+    v -= (v >>> 1) & 0x55555555;
+    v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+    n += Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+  }
+  for (let i = whole << 5; i < count; i++) n += (bits[i >> 3]! >> (i & 7)) & 1;
   return n;
 }
 
@@ -178,7 +190,7 @@ function popcount(bits: Uint8Array, count: number): number {
  */
 export function compactInPlace(col: TaskColumn, sel: Int32Array, count: number): ResultColumn {
   const validity = col.validity ? compactBits(col.validity, sel, count) : null;
-  const nullCount = validity ? count - popcount(validity, count) : 0;
+  const nullCount = validity ? count - countSet(validity, count) : 0;
   const keep = nullCount > 0 ? validity : null;
   if (col.width === -1) {
     const data = col.values as Uint8Array;

@@ -7,7 +7,8 @@ import { openStore } from '../index.js';
 import { openLmdbMetaStore } from '../storage/lmdb.js';
 import { type DeleteRecord, STORE_FORMAT, STORE_KEY } from '../storage/records.js';
 import { tempDir } from '../test-util/tmp.js';
-import { countDeleted, emptyBits, isDeleted, markRows, markRun, positions, survivors } from './deletes.js';
+import { emptyBits, isDeleted, markRows, markRun, positions, survivors } from './deletes.js';
+import { countSet } from '../exec/gather.js';
 import { decodePositions } from './positions.js';
 
 const schema = new Schema([new Field('id', new Int32(), false)]);
@@ -78,7 +79,7 @@ describe('deletion records of a delete', () => {
 });
 
 describe('positions of a deletion bitmap', () => {
-  it('are the set bits below the row count, ascending, for aligned and unaligned bitmaps; survivors the clear ones; countDeleted counts them', () => {
+  it('are the set bits below the row count, ascending, for aligned and unaligned bitmaps; survivors the clear ones; countSet counts them', () => {
     const arb = fc.record({ rows: fc.integer({ min: 0, max: 300 }), set: fc.array(fc.nat(340)), shift: fc.integer({ min: 0, max: 3 }) });
     fc.assert(
       fc.property(arb, ({ rows, set, shift }) => {
@@ -94,7 +95,7 @@ describe('positions of a deletion bitmap', () => {
         const live: number[] = [];
         for (let r = 0; r < rows; r++) if (!isDeleted(bits, r)) live.push(r);
         expect([...survivors(bits, rows)]).toEqual(live);
-        expect(countDeleted(bits, rows)).toBe(want.length);
+        expect(countSet(bits, rows)).toBe(want.length);
       }),
       { numRuns: 300 },
     );

@@ -155,22 +155,6 @@ export function positions(bits: Uint8Array, rows: number, count: number): Int32A
   return out;
 }
 
-/** How many bits of `bits` below `rows` are set (rows deleted); 32 rows per step. */
-export function countDeleted(bits: Uint8Array, rows: number): number {
-  // whole words only where the view is word-aligned (an unaligned one is counted bit by bit)
-  const whole = bits.byteOffset % 4 === 0 ? Math.min(rows >> 5, bits.length >> 2) : 0;
-  const words = new Uint32Array(bits.buffer, whole > 0 ? bits.byteOffset : 0, whole);
-  let n = 0;
-  for (let w = 0; w < whole; w++) {
-    let v = words[w]!;
-    v -= (v >>> 1) & 0x55555555;
-    v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
-    n += Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
-  }
-  for (let r = whole << 5; r < rows; r++) n += (bits[r >> 3]! >> (r & 7)) & 1;
-  return n;
-}
-
 /** The positions of the clear bits of `bits` below `rows` (the rows that survive its deletions), ascending. */
 export function survivors(bits: Uint8Array, rows: number): Int32Array {
   const out = new Int32Array(rows);

@@ -2,7 +2,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Data, Schema } from 'apache-arrow';
-import { countDeleted } from '../mvcc/deletes.js';
+import { countSet } from '../exec/gather.js';
 import { type SplitMaps, splitMaps } from '../mvcc/forward.js';
 import { partFile } from '../storage/records.js';
 import { takeRows } from './kd-split.js';
@@ -24,7 +24,7 @@ export interface TierWriteTask {
 }
 
 /**
- * What the thread wrote, leaf by leaf, and where each input's live rows went (`split`, in shared
+ * What the thread wrote, leaf by leaf, and where each input's live rows went (`moved`, in shared
  * memory, for the merge's forward records); `warm[L]` the asked-for columns of leaf L.
  */
 export interface TierWritten {
@@ -59,7 +59,7 @@ export async function writeLeaves(task: TierWriteTask, schema: Schema, columns: 
     for (const p of parts) rmSync(join(task.root, p.file), { force: true });
     throw e;
   }
-  const live = task.inputs.map((p) => (p.deleted ? p.rows - countDeleted(p.deleted, p.rows) : p.rows));
+  const live = task.inputs.map((p) => (p.deleted ? p.rows - countSet(p.deleted, p.rows) : p.rows));
   const moved = splitMaps(live, leaves, at, shared);
   return { parts, moved, ...(sortedBy ? { sortedBy } : {}), ...(warmAt.length > 0 ? { warm } : {}) };
 }
