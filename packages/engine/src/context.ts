@@ -57,8 +57,18 @@ export interface StoreContext {
   pin(tableId: string, version: number): () => void;
   /** Throws `Closed` once the store is closed. */
   checkOpen(): void;
-  /** Runs work after the caller returns (compaction, file removal); close() waits for it. */
+  /**
+   * Runs work after the caller returns (compaction, file removal); close() waits for it. A failure
+   * is reported (`report`) and the work is retried by its next trigger.
+   */
   background(name: string, work: () => Promise<void>): void;
+  /** Reports a failure of background work `task` (the store's `onBackgroundError`). */
+  report(error: unknown, task: string): void;
+  /**
+   * Partition files this process found damaged (`Corrupt`) in background work: compaction leaves
+   * them as they are instead of failing on them again at every trigger (`write/compact.ts`).
+   */
+  readonly damaged: Set<string>;
   /** Deletes (in the background) the files of retired partitions no reader in any process can see any more. */
   collectGarbage(): void;
 }

@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { Schema } from 'apache-arrow';
 import type { EngineOptions, StoreContext } from './context.js';
-import { HaloclineError } from './errors.js';
+import { HaloclineError, isHaloclineError } from './errors.js';
 import type { Executor } from './exec/executor.js';
 import { InlineExecutor } from './exec/inline.js';
 import { startIsolates } from './exec/isolates.js';
@@ -33,6 +33,13 @@ export interface StoreOptions extends Partial<EngineOptions> {
    * low-priority thread, `write/part-writer.ts`).
    */
   readonly workers?: number;
+  /**
+   * Called when background work (compaction, garbage collection, a spill's file removal) fails; it
+   * is retried by its next trigger, and a partition file found damaged is left out of compaction
+   * from then on (reads of its rows fail with `Corrupt` naming it). The default emits a process
+   * warning (`HaloclineWarning`), which Node prints to stderr.
+   */
+  readonly onBackgroundError?: (error: Error, task: string) => void;
 }
 
 const defaults: EngineOptions = {
@@ -72,7 +79,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   // the part writer's isolate compiles on its own low-priority thread (exec/isolates.ts), the scan workers' on V8's threads
   const writer = workers > 0 ? await startIsolates(() => new PartWriter(options.path), (w) => w.threads, true) : null;
   const pool = workers > 0 ? await startIsolates(() => new PoolExecutor(workers), (p) => p.threads) : null;
-  const store = new OpenStore(meta, blobs, pool, engine, readers, writer);
+  const store = new OpenStore(meta, blobs, pool, engine, readers, writer, options.onBackgroundError ?? warn);
   store.collectGarbage();
   return new Store(store);
 }
@@ -119,6 +126,7 @@ class OpenStore implements StoreContext {
   private readonly running = new Set<Promise<void>>();
   private closed = false;
   private collecting: { again: boolean } | null = null;
+  readonly damaged = new Set<string>();
 
   constructor(
     readonly meta: MetaStore,
@@ -127,6 +135,7 @@ class OpenStore implements StoreContext {
     readonly options: EngineOptions,
     private readonly readers: Readers,
     readonly partWriter: PartWriter | null,
+    private readonly onBackgroundError: (error: Error, task: string) => void,
   ) {
     this.cache = new ColumnCache(options.cacheBytes);
     readers.pins = (table) => this.snapshots.minPinned(table);
@@ -155,11 +164,21 @@ class OpenStore implements StoreContext {
     if (this.closed) throw new HaloclineError('Closed', 'the store is closed');
   }
 
-  background(_name: string, work: () => Promise<void>): void {
+  background(name: string, work: () => Promise<void>): void {
     const p: Promise<void> = work()
-      .catch(() => undefined) // background work is retried by the next trigger; a crash leaves only orphans
+      .catch((e: unknown) => this.report(e, name)) // retried by the next trigger; a crash leaves only orphans
       .finally(() => this.running.delete(p));
     this.running.add(p);
+  }
+
+  report(error: unknown, task: string): void {
+    // work cut short by close() is not a failure
+    if (isHaloclineError(error, 'Closed')) return;
+    try {
+      this.onBackgroundError(error instanceof Error ? error : new Error(String(error)), task);
+    } catch {
+      // a throwing handler must not turn background work into an unhandled rejection
+    }
   }
 
   collectGarbage(): void {
@@ -197,6 +216,11 @@ class OpenStore implements StoreContext {
   }
 }
 
+// the default onBackgroundError
+function warn(error: Error, task: string): void {
+  process.emitWarning(`${task}: ${error.message}`, { type: 'HaloclineWarning', code: isHaloclineError(error) ? error.code : undefined });
+}
+
 function resolveOptions(options: StoreOptions): EngineOptions {
   const out = { ...defaults };
   for (const key of Object.keys(defaults) as (keyof EngineOptions)[]) {
@@ -204,6 +228,9 @@ function resolveOptions(options: StoreOptions): EngineOptions {
     if (v === undefined) continue;
     if (!Number.isInteger(v) || v < 1) throw new HaloclineError('InvalidArgument', `option ${key} must be a positive integer, got ${String(v)}`);
     out[key] = v;
+  }
+  if (options.onBackgroundError !== undefined && typeof options.onBackgroundError !== 'function') {
+    throw new HaloclineError('InvalidArgument', `option onBackgroundError must be a function, got ${typeof options.onBackgroundError}`);
   }
   if (options.workers !== undefined && (!Number.isInteger(options.workers) || options.workers < 0)) {
     throw new HaloclineError('InvalidArgument', `option workers must be a non-negative integer, got ${String(options.workers)}`);

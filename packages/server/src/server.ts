@@ -29,7 +29,14 @@ export interface RunningServer {
 /** Opens the store in `config.dataDir` and listens. */
 export async function startServer(options: StartOptions): Promise<RunningServer> {
   const firstAdminKey = await bootstrapAdmin(options.config.dataDir);
-  const store = await openStore({ path: options.config.dataDir, ...(options.workers !== undefined ? { workers: options.workers } : {}) });
+  // the engine's background failures (compaction, garbage collection) go to the app's log once it
+  // exists; before that (and with logging off), to the engine's default process warning
+  let logError: ((error: Error, task: string) => void) | undefined;
+  const store = await openStore({
+    path: options.config.dataDir,
+    ...(options.workers !== undefined ? { workers: options.workers } : {}),
+    onBackgroundError: (error, task) => (logError ? logError(error, task) : process.emitWarning(`${task}: ${error.message}`, 'HaloclineWarning')),
+  });
   let app: HaloclineApp;
   try {
     app = await createApp({ store, config: options.config });
@@ -37,6 +44,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     await store.close();
     throw e;
   }
+  if (options.config.logger !== false) logError = (error, task) => app.log.error({ err: error, task }, 'engine background work failed');
   const url = await app.listen({ port: options.port, host: options.host });
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {

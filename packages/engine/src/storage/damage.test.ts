@@ -1,6 +1,7 @@
 // Damaged partition files: a byte changed anywhere in a column's segment makes every read of that
 // column (queries, merges, alter) fail with Corrupt naming the file and the column, never a wrong
-// answer, and a merge or an alter over it leaves the store as it was.
+// answer; an alter over it leaves the store as it was, and compaction reports it once and leaves it
+// out (merging the rest) instead of failing on it at every trigger.
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Bool, Field, Float64, Int64, Schema, Utf8 } from 'apache-arrow';
@@ -89,44 +90,96 @@ describe('damaged partition files', () => {
     await store.close();
   }, 120_000);
 
-  it('fails a merge or an alter over a damaged input and leaves the store as it was, with the part writer and without', async () => {
+  it('leaves a damaged input out of compaction (reported once, the rest merged in order) and fails an alter over it, with the part writer and without', async () => {
     for (const workers of [0, 1]) {
       const d = await tempDir();
       try {
         let store = await openStore({ path: d.path, workers, partitionRows: 4000, compactRun: 100 });
         const t = store.table('t');
         await t.create(schema);
-        for (let k = 0; k < 3; k++) await t.insert(Array.from({ length: 500 }, (_, i) => row(k * 500 + i)));
+        for (let k = 0; k < 5; k++) await t.insert(Array.from({ length: 500 }, (_, i) => row(k * 500 + i)));
+        let ctx = (store as unknown as { ctx: StoreContext }).ctx;
+        const before = openSnapshot(ctx, 't');
+        before.release();
         await store.close();
-        const files = await readdir(join(d.path, 'parts'), { recursive: true });
-        const victim = files.filter((f) => f.endsWith('.hlp')).sort()[1]!;
-        const path = join(d.path, 'parts', victim);
+        // the second partition in row order: the ones after it can merge, the first cannot (alone)
+        const victim = before.parts[1]!.file;
+        const path = join(d.path, victim);
         const clean = await readFile(path);
         const seg = decodeFooter(clean, victim).columns.find((s) => s.name === 'name')!;
         const damaged = Buffer.from(clean);
         damaged[seg.offset + (seg.length >> 1)]! ^= 0x20;
         await writeFile(path, damaged);
-        store = await openStore({ path: d.path, workers, partitionRows: 4000, compactRun: 2 });
-        const ctx = (store as unknown as { ctx: StoreContext }).ctx;
-        const snap = openSnapshot(ctx, 't');
-        snap.release();
-        await expect(compactOnce(ctx, 't', snap.record.id)).rejects.toMatchObject({ code: 'Corrupt', column: 'name', message: expect.stringContaining(victim) });
+        const reports: [Error, string][] = [];
+        store = await openStore({ path: d.path, workers, partitionRows: 4000, compactRun: 2, onBackgroundError: (e, task) => reports.push([e, task]) });
+        ctx = (store as unknown as { ctx: StoreContext }).ctx;
+        const id = before.record.id;
+        // the first step finds the damage (the run is the damaged partition and the three after it)
+        expect(await compactOnce(ctx, 't', id)).toBe(true);
+        expect(reports).toHaveLength(1);
+        expect(reports[0]![0]).toMatchObject({ code: 'Corrupt', column: 'name', message: expect.stringContaining(victim) });
+        expect(reports[0]![1]).toBe('compact t (the damaged file is left out of compaction from now on)');
+        while (await compactOnce(ctx, 't', id));
+        expect(reports).toHaveLength(1);
+        const after = openSnapshot(ctx, 't');
+        after.release();
+        expect(after.parts.map((p) => p.rows)).toEqual([500, 500, 1500]);
+        expect(after.parts.slice(0, 2).map((p) => p.file)).toEqual(before.parts.slice(0, 2).map((p) => p.file));
+        // reads of the damaged column still fail naming the file, the others read every row
+        expect(await store.table('t').select(undefined, { cols: ['id'] }).count()).toBe(2500);
+        await expect(store.table('t').select(undefined, { cols: ['name'] }).all()).rejects.toMatchObject({ code: 'Corrupt', path: victim });
         const altered = new Schema([...schema.fields.filter((f) => f.name !== 'ok'), new Field('extra', new Int64(), true)]);
         await expect(store.table('t').alter(altered)).rejects.toMatchObject({ code: 'Corrupt', column: 'name' });
+        // an insert's compaction trigger neither merges the damaged partition nor reports it again
+        await store.table('t').insert([row(2500)]);
+        await store.idle();
+        expect(reports).toHaveLength(1);
         await store.close();
-        // nothing changed: the same files, the same rows once the byte is back
         await expectNoOrphans(d.path);
-        expect((await readdir(join(d.path, 'parts'), { recursive: true })).sort()).toEqual(files.sort());
+        // the byte back: every row, in order, and the schema as it was
         await writeFile(path, clean);
         store = await openStore({ path: d.path, workers: 0 });
         expect((await store.table('t').schema())?.fields.map((f) => f.name)).toEqual(schema.fields.map((f) => f.name));
-        expect((await store.table('t').select(undefined, { cols: ['id', 'name'] }).all()).map((r) => r.name)).toEqual(Array.from({ length: 1500 }, (_, i) => row(i).name));
+        expect((await store.table('t').select(undefined, { cols: ['id', 'name'] }).all()).map((r) => r.name)).toEqual(Array.from({ length: 2501 }, (_, i) => row(i).name));
         await store.close();
       } finally {
         await d.remove();
       }
     }
   }, 60_000);
+
+  it('reports background failures as a process warning by default', async () => {
+    const d = await tempDir();
+    try {
+      let store = await openStore({ path: d.path, workers: 0, partitionRows: 4000, compactRun: 100 });
+      await store.table('t').create(schema);
+      for (let k = 0; k < 2; k++) await store.table('t').insert(Array.from({ length: 500 }, (_, i) => row(k * 500 + i)));
+      const snap = openSnapshot((store as unknown as { ctx: StoreContext }).ctx, 't');
+      snap.release();
+      await store.close();
+      const victim = snap.parts[0]!.file;
+      const bytes = await readFile(join(d.path, victim));
+      bytes[decodeFooter(bytes, victim).columns.find((s) => s.name === 'depth')!.offset + 3]! ^= 0x01;
+      await writeFile(join(d.path, victim), bytes);
+      const warnings: Error[] = [];
+      const listen = (w: Error) => warnings.push(w);
+      process.on('warning', listen);
+      try {
+        store = await openStore({ path: d.path, workers: 0, partitionRows: 4000, compactRun: 2 });
+        await store.table('t').insert([row(1000)]); // schedules compaction of the three partitions
+        await store.idle();
+        await store.close();
+        await new Promise((r) => setImmediate(r)); // warnings are emitted on the next tick
+      } finally {
+        process.off('warning', listen);
+      }
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatchObject({ name: 'HaloclineWarning', code: 'Corrupt', message: expect.stringContaining(victim) });
+      await expect(openStore({ path: d.path, onBackgroundError: 'log' as never })).rejects.toMatchObject({ code: 'InvalidArgument', message: expect.stringContaining('onBackgroundError') });
+    } finally {
+      await d.remove();
+    }
+  });
 });
 
 async function onlyFile(root: string): Promise<string> {

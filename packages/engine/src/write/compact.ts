@@ -58,9 +58,16 @@ export function scheduleCompaction(ctx: StoreContext, name: string, tableId: str
  * other's size, so a stream of equal deltas is merged in steps of `compactRun`× (each row rewritten
  * about log(partitionRows / delta) / log(compactRun) times) instead of one growing tail re-merged
  * with every few deltas; a run of `2 × compactRun` small partitions that never line up merges anyway.
+ * A `damaged` partition is never picked: it splits runs like a full one (rows keep their order).
  */
-export function pickRun(parts: readonly PartRecord[], partitionRows: number, compactRun: number, live: (p: PartRecord) => number = (p) => p.rows): PartRecord[] {
-  const small = (p: PartRecord) => live(p) < partitionRows / 4;
+export function pickRun(
+  parts: readonly PartRecord[],
+  partitionRows: number,
+  compactRun: number,
+  live: (p: PartRecord) => number = (p) => p.rows,
+  damaged: (p: PartRecord) => boolean = () => false,
+): PartRecord[] {
+  const small = (p: PartRecord) => live(p) < partitionRows / 4 && !damaged(p);
   for (let i = 0; i < parts.length; i++) {
     if (!small(parts[i]!)) continue;
     let j = i;
@@ -76,7 +83,7 @@ export function pickRun(parts: readonly PartRecord[], partitionRows: number, com
     if (run.length >= 2) return run;
     i = j;
   }
-  const sparse = parts.find((p) => p.rows - live(p) > p.rows / 4);
+  const sparse = parts.find((p) => p.rows - live(p) > p.rows / 4 && !damaged(p));
   return sparse ? [sparse] : [];
 }
 
@@ -118,17 +125,28 @@ export async function compactOnce(ctx: StoreContext, name: string, tableId: stri
   try {
     if (snap.record.id !== tableId) return false;
     const live = (p: PartRecord) => liveRows(snap, p);
+    const damaged = (p: PartRecord) => ctx.damaged.has(p.file);
     const indexed = splitColumns(snap.schema.fields).length > 0;
-    const tier = indexed ? pickTier(snap.parts, ctx.options.partitionRows, ctx.options.compactRun, live) : null;
+    // (a tiered table's rows have no order to keep: its damaged partitions just stay out)
+    const tier = indexed ? pickTier(snap.parts.filter((p) => !damaged(p)), ctx.options.partitionRows, ctx.options.compactRun, live) : null;
     // indexed tables merge by tiers; otherwise (and for rewrites of partitions with many deletes) contiguous runs
-    run = tier ? [...tier.inputs] : pickRun(snap.parts, ctx.options.partitionRows, indexed ? Number.POSITIVE_INFINITY : ctx.options.compactRun, live);
+    run = tier ? [...tier.inputs] : pickRun(snap.parts, ctx.options.partitionRows, indexed ? Number.POSITIVE_INFINITY : ctx.options.compactRun, live, damaged);
     if (run.length === 0) return false;
     warm = cachedColumns(ctx, run);
-    // forwards tell transactions deleting in the inputs meanwhile where each row went
-    if (tier) ({ written, forwards } = await writeTier(ctx, snap, tier, warm, (w) => warmed.push(w)));
-    else {
-      written = await rewrite(ctx, snap, run, warm, (w) => warmed.push(w));
-      forwards = concatForwards(snap, run, written[0]?.id ?? null);
+    try {
+      // forwards tell transactions deleting in the inputs meanwhile where each row went
+      if (tier) ({ written, forwards } = await writeTier(ctx, snap, tier, warm, (w) => warmed.push(w)));
+      else {
+        written = await rewrite(ctx, snap, run, warm, (w) => warmed.push(w));
+        forwards = concatForwards(snap, run, written[0]?.id ?? null);
+      }
+    } catch (e) {
+      // a damaged input fails every merge of it (nothing was written): reported once, then left out
+      const bad = isHaloclineError(e, 'Corrupt') ? run.find((p) => namesFile(e.path, p.file)) : undefined;
+      if (!bad) throw e;
+      ctx.damaged.add(bad.file);
+      ctx.report(e, `compact ${name} (the damaged file is left out of compaction from now on)`);
+      return true;
     }
   } finally {
     snap.release();
@@ -152,6 +170,9 @@ export async function compactOnce(ctx: StoreContext, name: string, tableId: stri
   }
   return true;
 }
+
+// whether an error's path (as the reader saw it: relative to the store, or absolute) is the partition file `file`
+const namesFile = (path: unknown, file: string): boolean => typeof path === 'string' && (path === file || path.endsWith(`/${file}`));
 
 /** Columns of a merged partition the part writer sent back as written, for the cache once committed. */
 interface Warmed {
