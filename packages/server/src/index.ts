@@ -1,4 +1,4 @@
-// @halocline/server: the HTTP service (catalog, raw files, tabular v1, auth) and its building blocks.
+// @halocline/server: the HTTP service (catalog, raw files, tabular v1 and the v2 SDK routes, STAC, auth) and its building blocks.
 export { createApp, type AppOptions, type HaloclineApp } from './app.js';
 export { startServer, type RunningServer, type StartOptions } from './server.js';
 export { defaultConfig, resolveConfig, type ExternalIssuer, type ServerConfig } from './config.js';
