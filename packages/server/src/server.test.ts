@@ -1,6 +1,12 @@
-// startServer: limits and graceful shutdown (an in-flight download finishes; new requests are refused).
+// startServer: limits, graceful shutdown (an in-flight download finishes; new requests are refused),
+// and the engine's background failures in the log.
 import { createHash } from 'node:crypto';
+import { mkdtemp, readdir, rm, truncate } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Field, Float64, Int32, Schema } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
+import { startServer } from './server.js';
 import { manifests, startTestServer } from './test-util/server.js';
 
 describe('startServer', () => {
@@ -37,5 +43,35 @@ describe('startServer', () => {
     expect(n).toBe(bytes.length);
     expect(hash.digest('hex')).toBe(createHash('sha256').update(bytes).digest('hex'));
     await expect(fetch(`${s.url}/health`)).rejects.toThrow();
+  });
+
+  it('logs a failure of the engine\'s background work as an error (compaction meeting a damaged partition file)', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'halocline-server-'));
+    const lines: string[] = [];
+    // a part writer thread (workers > 0): compaction's merge reads its inputs from their files
+    const server = await startServer({ port: 0, host: '127.0.0.1', workers: 1, config: { dataDir, logger: { level: 'info', stream: { write: (l: string) => void lines.push(l) } } } });
+    try {
+      const t = server.store.table('bg');
+      await t.create(new Schema([new Field('k', new Int32(), false), new Field('x', new Float64(), true)]));
+      const rows = (b: number) => Array.from({ length: 1000 }, (_, i) => ({ k: b * 1000 + i, x: i / 3 }));
+      for (let b = 0; b < 3; b++) await t.insert(rows(b));
+      await server.store.idle();
+      const files = (await readdir(join(dataDir, 'parts'), { recursive: true })).filter((f) => f.endsWith('.hlp'));
+      expect(files).toHaveLength(3);
+      await truncate(join(dataDir, 'parts', files[0]!), 40);
+      // a fourth partition of the same size: compaction merges the four and reads the damaged one
+      await t.insert(rows(3));
+      await server.store.idle();
+      const failures = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === 'engine background work failed');
+      expect(failures).toHaveLength(1);
+      expect(failures[0]).toMatchObject({ level: 50, task: expect.stringContaining('compact bg'), err: { code: 'Corrupt', message: expect.stringContaining(files[0]!) } });
+      // the damaged file is left out of compaction from then on: no second report
+      await t.insert(rows(4));
+      await server.store.idle();
+      expect(lines.filter((l) => l.includes('engine background work failed'))).toHaveLength(1);
+    } finally {
+      await server.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });
