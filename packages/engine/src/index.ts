@@ -1,5 +1,5 @@
 // @halocline/engine: the embeddable Arrow-native tabular engine.
-export { openStore, Store, type StoreOptions } from './store.js';
+export { openStore, Store, type StoreOptions, warnBackgroundError } from './store.js';
 export { Table, type InsertData } from './table.js';
 export type { TableApi, CursorApi, TransactionApi, RawFilesApi } from './api.js';
 export { batchToRows } from './data/rows.js';

@@ -79,7 +79,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   // the part writer's isolate compiles on its own low-priority thread (exec/isolates.ts), the scan workers' on V8's threads
   const writer = workers > 0 ? await startIsolates(() => new PartWriter(options.path), (w) => w.threads, true) : null;
   const pool = workers > 0 ? await startIsolates(() => new PoolExecutor(workers), (p) => p.threads) : null;
-  const store = new OpenStore(meta, blobs, pool, engine, readers, writer, options.onBackgroundError ?? warn);
+  const store = new OpenStore(meta, blobs, pool, engine, readers, writer, options.onBackgroundError ?? warnBackgroundError);
   store.collectGarbage();
   return new Store(store);
 }
@@ -216,8 +216,8 @@ class OpenStore implements StoreContext {
   }
 }
 
-// the default onBackgroundError
-function warn(error: Error, task: string): void {
+/** The default `onBackgroundError`: a process warning `HaloclineWarning` (with the error's code), which Node prints to stderr. */
+export function warnBackgroundError(error: Error, task: string): void {
   process.emitWarning(`${task}: ${error.message}`, { type: 'HaloclineWarning', code: isHaloclineError(error) ? error.code : undefined });
 }
 

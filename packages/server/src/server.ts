@@ -1,5 +1,5 @@
 // Running the service: open the data directory, build the app, listen, and shut down gracefully.
-import { openStore, type Store } from '@halocline/engine';
+import { openStore, type Store, warnBackgroundError } from '@halocline/engine';
 import { type HaloclineApp, createApp } from './app.js';
 import { AccessStore } from './auth/access.js';
 import type { ServerConfig } from './config.js';
@@ -35,7 +35,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const store = await openStore({
     path: options.config.dataDir,
     ...(options.workers !== undefined ? { workers: options.workers } : {}),
-    onBackgroundError: (error, task) => (logError ? logError(error, task) : process.emitWarning(`${task}: ${error.message}`, 'HaloclineWarning')),
+    onBackgroundError: (error, task) => (logError ?? warnBackgroundError)(error, task),
   });
   let app: HaloclineApp;
   try {
