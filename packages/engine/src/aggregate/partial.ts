@@ -3,6 +3,7 @@ import type { TaskColumn } from '../exec/task.js';
 import { accumulate } from './accumulate.js';
 import { byBytes, byNumbers, type Grouping, groupRows, h3PointKeys } from './group-rows.js';
 import type { AggregateTask, GroupKey } from './spec.js';
+import { sharedBuffer } from '../exec/shared-memory.js';
 
 /** A group key value: h3 cells as id strings, bucket bounds as numbers, else the key's value. */
 export type KeyValue = string | number | bigint | boolean | Uint8Array | null;
@@ -82,11 +83,11 @@ function groupCodes(key: GroupKey, cols: Readonly<Record<string, TaskColumn>>, l
     const col = cols[typed!.name]!;
     g = NUMBER_KINDS.test(typed!.physical) ? byNumbers(col.values as ArrayLike<number>, col.validity, all, length, (k) => k) : byBytes(col, all, length);
   }
-  const codes = new Int32Array(new SharedArrayBuffer(Math.max(8, length * 4)), 0, length);
+  const codes = new Int32Array(sharedBuffer(Math.max(8, length * 4)), 0, length);
   codes.set(g.gids);
   if (key.kind !== 'h3point') return { codes, keys: g.keys };
   // cell numbers in shared memory: sent back to workers with the codes at no copy
-  const cells = new Float64Array(new SharedArrayBuffer(Math.max(8, g.keys.length * 8)), 0, g.keys.length);
+  const cells = new Float64Array(sharedBuffer(Math.max(8, g.keys.length * 8)), 0, g.keys.length);
   cells.set(g.keys as number[]);
   return { codes, keys: cells };
 }

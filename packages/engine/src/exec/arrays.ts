@@ -2,6 +2,7 @@
 import { type Data, type DataType, Type, makeData } from 'apache-arrow';
 import type { ColumnArrays } from '../expr/kernel.js';
 import type { ResultColumn, TaskColumn } from './task.js';
+import { sharedBuffer } from './shared-memory.js';
 
 /**
  * The kernel view of one Arrow chunk. Requires `data.offset === 0` (chunks read from partition
@@ -47,7 +48,7 @@ export function sharedCopy<T extends ArrayBufferView>(a: T, alloc: (bytes: numbe
   return out;
 }
 
-const fresh = (bytes: number) => new SharedArrayBuffer(bytes);
+const fresh = (bytes: number) => sharedBuffer(bytes);
 
 /** A scan's result column (gathered rows) as an Arrow chunk of `type` and `length` rows. */
 export function resultData(type: DataType, length: number, c: ResultColumn): Data {

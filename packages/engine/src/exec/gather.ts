@@ -1,5 +1,6 @@
 // Gathers selected rows of a column into new SharedArrayBuffer-backed arrays.
 import type { ResultColumn, TaskColumn } from './task.js';
+import { sharedBuffer } from './shared-memory.js';
 
 /** The rows `sel[0..count)` of `col`, as a new column. */
 export function gather(col: TaskColumn, sel: Int32Array, count: number): ResultColumn {
@@ -26,7 +27,7 @@ export function runOf(col: TaskColumn, first: number, count: number): ResultColu
     const from = col.offsets;
     if (!(from instanceof Int32Array)) return null;
     const base = from[first]!;
-    const offsets = new Int32Array(new SharedArrayBuffer((count + 1) * 4));
+    const offsets = new Int32Array(sharedBuffer((count + 1) * 4));
     for (let j = 1; j <= count; j++) offsets[j] = from[first + j]! - base;
     const values = (col.values as Uint8Array).subarray(base, base + offsets[count]!);
     return { values, offsets, validity: null, nullCount: 0 };
@@ -42,7 +43,7 @@ export function runOf(col: TaskColumn, first: number, count: number): ResultColu
 // rows per step keep several misses in flight
 function gatherFixed(values: ArrayBufferView, width: number, sel: Int32Array, count: number): ResultColumn['values'] {
   const ctor = values.constructor as TypedCtor;
-  const out = new ctor(new SharedArrayBuffer(Math.max(count * width, 8)), 0, count);
+  const out = new ctor(sharedBuffer(Math.max(count * width, 8)), 0, count);
   if (width === 8 && values.byteOffset % 8 === 0) {
     gather64(new Float64Array(values.buffer as ArrayBuffer, values.byteOffset, values.byteLength >> 3), new Float64Array(out.buffer as ArrayBuffer, 0, count), sel, count);
   } else if (width === 8) {
@@ -79,7 +80,7 @@ function gather64(src: Float64Array, dst: Float64Array, sel: Int32Array, count: 
 }
 
 function gatherBits(bits: Uint8Array, sel: Int32Array, count: number): Uint8Array {
-  const out = new Uint8Array(new SharedArrayBuffer(Math.max(8, ((count + 63) >> 6) << 3)));
+  const out = new Uint8Array(sharedBuffer(Math.max(8, ((count + 63) >> 6) << 3)));
   for (let j = 0; j < count; j++) {
     const i = sel[j]!;
     if ((bits[i >> 3]! >> (i & 7)) & 1) out[j >> 3]! |= 1 << (j & 7);
@@ -91,10 +92,10 @@ function gatherBits(bits: Uint8Array, sel: Int32Array, count: number): Uint8Arra
 // apart), keeping its start and the output offsets; the second copies the bytes reading those sequentially
 function gatherVariable(data: Uint8Array, offsets: Int32Array | BigInt64Array, sel: Int32Array, count: number) {
   if (offsets instanceof BigInt64Array) return gatherVariable64(data, offsets, sel, count);
-  const outOffsets = new Int32Array(new SharedArrayBuffer((count + 1) * 4));
+  const outOffsets = new Int32Array(sharedBuffer((count + 1) * 4));
   const starts = startsScratch(count);
   const total = readOffsets(offsets, sel, count, starts, outOffsets);
-  const out = new Uint8Array(new SharedArrayBuffer(Math.max(total, 8)), 0, total);
+  const out = new Uint8Array(sharedBuffer(Math.max(total, 8)), 0, total);
   copyValues(out, data, starts, outOffsets, count);
   return { values: out, offsets: outOffsets };
 }
@@ -145,7 +146,7 @@ function startsScratch(count: number): Int32Array {
 }
 
 function gatherVariable64(data: Uint8Array, offsets: BigInt64Array, sel: Int32Array, count: number) {
-  const outOffsets = new BigInt64Array(new SharedArrayBuffer((count + 1) * 8));
+  const outOffsets = new BigInt64Array(sharedBuffer((count + 1) * 8));
   const pieces: Uint8Array[] = [];
   let pos = 0;
   for (let j = 0; j < count; j++) {
@@ -155,7 +156,7 @@ function gatherVariable64(data: Uint8Array, offsets: BigInt64Array, sel: Int32Ar
     pos += piece.length;
     outOffsets[j + 1] = BigInt(pos);
   }
-  const out = new Uint8Array(new SharedArrayBuffer(Math.max(pos, 8)), 0, pos);
+  const out = new Uint8Array(sharedBuffer(Math.max(pos, 8)), 0, pos);
   let at = 0;
   for (const p of pieces) {
     out.set(p, at);

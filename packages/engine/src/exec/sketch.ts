@@ -1,6 +1,7 @@
 // Column sketches: a float64 chunk's rows ordered by order-preserving codes, so a narrow range filter reads only the rows it matches.
 import type { TypedExpr } from '../expr/index.js';
 import { type Interval, intersect, literalCompare } from './narrow.js';
+import { sharedBuffer } from './shared-memory.js';
 
 /**
  * The sketch of one float64 chunk, in shared memory: every row's 14-bit order-preserving code
@@ -61,14 +62,14 @@ const [NEW, BUILDING, READY] = [0, 1, 2];
  * codes are exact for any range (they are clamped), a true one only spreads the values best.
  */
 export function emptySketch(rows: number, zone?: { readonly min: unknown; readonly max: unknown }): Sketch {
-  const scale = new Float64Array(new SharedArrayBuffer(16));
+  const scale = new Float64Array(sharedBuffer(16));
   // until built, scale holds the [min, max] the codes will span (min < max), else [0, 0]: the build finds it
   if (typeof zone?.min === 'number' && typeof zone.max === 'number' && Number.isFinite(zone.max - zone.min) && zone.max > zone.min) [scale[0], scale[1]] = [zone.min, zone.max];
   return {
-    order: new Int32Array(new SharedArrayBuffer(4 * Math.max(1, rows)), 0, rows),
-    starts: new Int32Array(new SharedArrayBuffer(4 * (BUCKETS + 1))),
+    order: new Int32Array(sharedBuffer(4 * Math.max(1, rows)), 0, rows),
+    starts: new Int32Array(sharedBuffer(4 * (BUCKETS + 1))),
     scale,
-    state: new Int32Array(new SharedArrayBuffer(4)),
+    state: new Int32Array(sharedBuffer(4)),
   };
 }
 

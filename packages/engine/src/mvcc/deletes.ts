@@ -2,6 +2,7 @@
 import type { StoreContext } from '../context.js';
 import type { DeleteRecord } from '../storage/records.js';
 import { markPositions } from './positions.js';
+import { sharedBuffer } from '../exec/shared-memory.js';
 
 /** The rows of one partition that a reader must skip: bit i set = row i is deleted. */
 export interface Deleted {
@@ -18,7 +19,7 @@ export interface Deleted {
 
 /** An empty bitmap over `length` rows. */
 export function emptyBits(length: number): Uint8Array {
-  return new Uint8Array(new SharedArrayBuffer(Math.max(8, ((length + 63) >> 6) << 3)));
+  return new Uint8Array(sharedBuffer(Math.max(8, ((length + 63) >> 6) << 3)));
 }
 
 /**
@@ -132,7 +133,7 @@ function seedFor(cache: UnionCache, keys: readonly string[], prev: Latest | unde
 
 /** The positions of the set bits of `bits` (a bitmap over `rows` rows holding `count` of them), ascending. */
 export function positions(bits: Uint8Array, rows: number, count: number): Int32Array {
-  const out = new Int32Array(new SharedArrayBuffer(Math.max(4, count * 4)), 0, count);
+  const out = new Int32Array(sharedBuffer(Math.max(4, count * 4)), 0, count);
   let n = 0;
   // 32 rows per step (LSB-first bytes read as a little-endian word), one step per set bit
   const aligned = bits.byteOffset % 4 === 0;

@@ -5,6 +5,7 @@ import { PREFIX_BYTES, checkPrefix, checkSegment, decodeSegment, isChecksummed }
 import type { PartRecord } from '../storage/records.js';
 import { HaloclineError } from '../errors.js';
 import { lastState } from './state.js';
+import { sharedBuffer } from '../exec/shared-memory.js';
 
 /** What reading a partition's column needs of its record. */
 export type StoredPart = Pick<PartRecord, 'id' | 'file' | 'rows' | 'segments'>;
@@ -98,7 +99,7 @@ async function read(ctx: StoreContext, part: StoredPart, column: string): Promis
   const seg = part.segments.find((s) => s.name === column);
   if (!seg) throw new HaloclineError('Corrupt', `partition ${part.id} has no column "${column}"`, { column, path: part.file });
   await verify(ctx, part);
-  const bytes = new Uint8Array(new SharedArrayBuffer(seg.length));
+  const bytes = new Uint8Array(sharedBuffer(seg.length));
   await ctx.blobs.read(part.file, seg.offset, bytes);
   // the bytes as written (their CRC), before anything decodes them
   checkSegment(bytes, seg, part.file);

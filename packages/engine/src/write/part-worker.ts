@@ -16,6 +16,7 @@ import { writeEncoded } from './partition.js';
 import { SharedPool } from './shared-pool.js';
 import { Claim, type MergeInput, type PartWriteReply, type PartWriteTask, type TierWriteReply, WRITER_NICE, rebuild, share } from './part-writer.js';
 import { type TierWriteTask, writeLeaves } from './tier-task.js';
+import { sharedBuffer } from '../exec/shared-memory.js';
 
 // only as the writer thread: a module imported on the main thread must not lower the main thread
 if (!isMainThread) lowerPriority();
@@ -28,7 +29,7 @@ if (!isMainThread) lowerPriority();
  */
 export const mergeBuffers = new SharedPool({ maxBytes: 128 << 20, idleMs: 10_000 });
 
-const fresh = (bytes: number): SharedArrayBuffer => new SharedArrayBuffer(bytes);
+const fresh = (bytes: number): SharedArrayBuffer => sharedBuffer(bytes);
 
 export default async function writePartTask(task: PartWriteTask | TierWriteTask): Promise<PartWriteReply | TierWriteReply> {
   if ('claim' in task && task.claim && !Claim.start(task.claim)) return { cancelled: true };

@@ -14,6 +14,7 @@ import type { EncodedPart } from './partition.js';
 import { SharedPool } from './shared-pool.js';
 import type { TierSplit } from './tier-split.js';
 import type { TierWritten } from './tier-task.js';
+import { sharedBuffer } from '../exec/shared-memory.js';
 
 /**
  * Nice value of the writer thread, the lowest priority there is: a scan thread (nice 0, CFS weight
@@ -60,7 +61,7 @@ export const Claim = {
   STARTED: 1,
   CANCELLED: 2,
   /** A fresh claim to pass with `PartWriter.write`. */
-  make: (): Int32Array => new Int32Array(new SharedArrayBuffer(4)),
+  make: (): Int32Array => new Int32Array(sharedBuffer(4)),
   /** True when the write had not started: it never will (`PartWriter.write` fails with `Closed`). */
   cancel: (claim: Int32Array): boolean => Atomics.compareExchange(claim, 0, Claim.OPEN, Claim.CANCELLED) !== Claim.STARTED,
   /** On the writer thread: true when the task may run (it was not cancelled). */

@@ -11,6 +11,7 @@ import { zoneStats } from '../storage/zonemap.js';
 import { derivedColumns } from '../geo/bbox.js';
 import { type MergeInput, type PartWriter, sharedData } from './part-writer.js';
 import { hotColumns, warmColumns } from '../read/load.js';
+import { sharedBuffer } from '../exec/shared-memory.js';
 
 /** A written partition file, not yet committed: its record lacks `seq` and `added`. */
 export type WrittenPart = Omit<PartRecord, 'seq' | 'added'>;
@@ -48,7 +49,7 @@ export function sliceChunks(schema: Schema, batches: readonly RecordBatch[], sta
   });
 }
 
-const newShared = (bytes: number) => new SharedArrayBuffer(bytes);
+const newShared = (bytes: number) => sharedBuffer(bytes);
 
 // chunks `sliceColumns` made in shared memory for its caller alone
 const privateCopies = new WeakSet<Data>();

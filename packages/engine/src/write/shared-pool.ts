@@ -5,6 +5,7 @@
 // writer. In fresh buffers that is ~17k page faults (40-60 ms on this 2-core VM), and where the
 // hypervisor has taken back the guest's free memory (free page reporting) each first touch also
 // faults on the host: the same copy then took 180-240 ms after the bench's 10M-row load.
+import { sharedBuffer } from '../exec/shared-memory.js';
 
 /** Buffers below this many bytes are not pooled: small allocations come from the allocator's own free lists. */
 export const MIN_POOLED = 1 << 16;
@@ -41,10 +42,10 @@ export class SharedPool {
   /** A buffer of at least `bytes` bytes (its contents are whatever the last user left). */
   acquire(bytes: number): SharedArrayBuffer {
     this.touch();
-    if (bytes < MIN_POOLED) return new SharedArrayBuffer(bytes);
+    if (bytes < MIN_POOLED) return sharedBuffer(bytes);
     const size = sizeClass(bytes);
     const reused = this.idle.get(size)?.pop();
-    if (!reused) return new SharedArrayBuffer(size);
+    if (!reused) return sharedBuffer(size);
     this.held -= size;
     return reused;
   }

@@ -9,6 +9,7 @@ import { takeRows } from './kd-split.js';
 import { type EncodedPart, type WriteFile, partIdOf, writeEncoded } from './partition.js';
 import { type MergeInput, type SharedData, share } from './part-writer.js';
 import { type TierSplit, tierLeaves } from './tier-split.js';
+import { sharedBuffer } from '../exec/shared-memory.js';
 
 /** A tier merge for the thread: the live rows of `inputs`, in order, split (`split`) into partition files of `table`. */
 export interface TierWriteTask {
@@ -40,7 +41,7 @@ export interface TierWritten {
  */
 export async function writeLeaves(task: TierWriteTask, schema: Schema, columns: readonly Data[], write?: WriteFile): Promise<TierWritten> {
   const rows = columns[0]?.length ?? 0;
-  const shared = (bytes: number) => new SharedArrayBuffer(bytes);
+  const shared = (bytes: number) => sharedBuffer(bytes);
   if (rows === 0) return { parts: [], moved: { wide: false, maps: [] } };
   const { leaves, at, sortedBy } = tierLeaves(schema, columns, rows, task.split, shared);
   const warmAt = (task.warm ?? []).map((n) => schema.fields.findIndex((f) => f.name === n)).filter((i) => i >= 0);

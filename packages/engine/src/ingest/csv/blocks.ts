@@ -3,6 +3,8 @@
 // even count of quote characters before it, found by a byte scan from quote to quote. A quote in an
 // unquoted field (malformed) can mislead the count; a block then ends inside a quoted field, its
 // parser reports an unterminated quote, and the ingest parses the rest sequentially (source.ts).
+import { sharedBuffer } from '../../exec/shared-memory.js';
+
 /** Bytes per block handed to a worker. */
 export const BLOCK_BYTES = 1 << 20;
 const MAX_CARRY = 16 * BLOCK_BYTES;
@@ -30,7 +32,7 @@ export async function* recordBlocks(read: ReadAt, start: number, end: number, si
   let carry: Uint8Array = new Uint8Array(0); // bytes read but not yet in a block
   while (offset + carry.length < end) {
     const fresh = Math.min(Math.max(size, carry.length), end - offset - carry.length);
-    const buf = Buffer.from(new SharedArrayBuffer(carry.length + fresh));
+    const buf = Buffer.from(sharedBuffer(carry.length + fresh));
     buf.set(carry, 0);
     await read(offset + carry.length, buf.subarray(carry.length));
     const last = offset + buf.length === end;

@@ -11,6 +11,7 @@ import { Piece, fieldColumn } from './fields.js';
 import type { ColumnBuffers, ParseReply, ParseRequest, SchemaMessage } from './protocol.js';
 import { Fields, tokenize } from './tokenize.js';
 import { sharedCopy } from '../../exec/arrays.js';
+import { sharedBuffer } from '../../exec/shared-memory.js';
 
 /** Bytes of CSV parsed at once (a few hundred records). */
 const PIECE_BYTES = 1 << 16;
@@ -77,8 +78,8 @@ function joinShared(type: DataType, chunks: readonly Data[]): ColumnBuffers {
   if (chunks.every((d) => d.nullCount === 0 && d.offset === 0)) {
     const rows = chunks.reduce((n, d) => n + d.length, 0);
     if (type.typeId === Type.Utf8) {
-      const bytes = new Uint8Array(new SharedArrayBuffer(chunks.reduce((n, d) => n + (d.valueOffsets as Int32Array)[d.length]!, 0)));
-      const offsets = new Int32Array(new SharedArrayBuffer(4 * (rows + 1)));
+      const bytes = new Uint8Array(sharedBuffer(chunks.reduce((n, d) => n + (d.valueOffsets as Int32Array)[d.length]!, 0)));
+      const offsets = new Int32Array(sharedBuffer(4 * (rows + 1)));
       let row = 0;
       for (const d of chunks) {
         const from = offsets[row]!;
@@ -92,7 +93,7 @@ function joinShared(type: DataType, chunks: readonly Data[]): ColumnBuffers {
     const first = chunks[0]?.values as Float64Array | undefined;
     const fixed = type.typeId === Type.Float || type.typeId === Type.Int || type.typeId === Type.Timestamp;
     if (fixed && first && chunks.every((d) => d.values.length === d.length && d.values.constructor === first.constructor)) {
-      const values = new (first.constructor as Float64ArrayConstructor)(new SharedArrayBuffer(rows * first.BYTES_PER_ELEMENT));
+      const values = new (first.constructor as Float64ArrayConstructor)(sharedBuffer(rows * first.BYTES_PER_ELEMENT));
       let row = 0;
       for (const d of chunks) {
         values.set(d.values as Float64Array, row);

@@ -8,6 +8,7 @@ import { ColumnAccumulator, PlacedColumn } from '../accumulate.js';
 import type { LaidOutPart } from '../../write/laid-out.js';
 import type { FilledColumn, OpenLaidOut } from '../source.js';
 import { type ColumnPiece, type Piece, isPlaced } from './place.js';
+import { sharedBuffer } from '../../exec/shared-memory.js';
 
 /** One partition of `size` rows being filled by pieces in row order. */
 export class PartitionFill {
@@ -26,7 +27,7 @@ export class PartitionFill {
     private readonly schema: Schema,
     readonly size: number,
     laidOut?: OpenLaidOut,
-    alloc: (bytes: number) => SharedArrayBuffer = (bytes) => new SharedArrayBuffer(bytes),
+    alloc: (bytes: number) => SharedArrayBuffer = (bytes) => sharedBuffer(bytes),
   ) {
     this.placed = schema.fields.map((f) => {
       const bytes = size * bytesPer(f.type);

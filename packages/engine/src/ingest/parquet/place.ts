@@ -7,6 +7,7 @@ import type { ZoneStats } from '../../expr/kernel.js';
 import { zeroOffset } from '../../data/layout.js';
 import { zoneStats } from '../../storage/zonemap.js';
 import { sharedCopy } from '../../exec/arrays.js';
+import { sharedBuffer } from '../../exec/shared-memory.js';
 
 /** Where one stretch of a row group goes: rows [groupRow, groupRow + rows) at partition row partRow. */
 export interface PartTarget {
@@ -52,7 +53,7 @@ export function isPlaced(type: DataType): boolean {
 /** Gives shared memory of at least `bytes` bytes (a pool's buffer may be larger). */
 export type Alloc = (bytes: number) => SharedArrayBuffer;
 
-const fresh: Alloc = (bytes) => new SharedArrayBuffer(bytes);
+const fresh: Alloc = (bytes) => sharedBuffer(bytes);
 
 /**
  * Places the rows of `batch` (conformed, offset-0 children), which are rows [batchRow, batchRow +
@@ -97,7 +98,7 @@ function copyColumn(slice: Data, alloc: Alloc): ColumnPiece {
 
 function validityOf(data: Data): Uint8Array | null {
   if (data.nullCount === 0 || !data.nullBitmap) return null;
-  const out = new Uint8Array(new SharedArrayBuffer(Math.ceil(data.length / 8)));
+  const out = new Uint8Array(sharedBuffer(Math.ceil(data.length / 8)));
   const bits = data.nullBitmap;
   for (let i = 0; i < data.length; i++) {
     const j = data.offset + i;

@@ -14,6 +14,7 @@ import { PartitionFill } from './assemble.js';
 import type { Piece, PartTarget } from './place.js';
 import type { FromWorker, RowGroupInfo, ToWorker } from './protocol.js';
 import { parquetWorkers } from './workers.js';
+import { sharedBuffer } from '../../exec/shared-memory.js';
 
 /** Workers decoding at once. */
 const DECODERS = Math.max(1, Math.min(2, availableParallelism()));
@@ -136,7 +137,7 @@ export class ParquetSource implements FileSource {
 
   // a laid-out partition's buffers come from the part writer's pool (memory this process has
   // touched: fresh pages fault, `shared-pool.ts`); the sink gives them back once the file is written
-  private readonly alloc = (bytes: number): SharedArrayBuffer => this.ctx.partWriter?.buffers.acquire(bytes) ?? new SharedArrayBuffer(bytes);
+  private readonly alloc = (bytes: number): SharedArrayBuffer => this.ctx.partWriter?.buffers.acquire(bytes) ?? sharedBuffer(bytes);
 
   /** Hands idle workers back for the next ingest; ends any still busy with this file. */
   async close(): Promise<void> {
