@@ -7,6 +7,7 @@ import { type ErrorCode, HaloclineError } from '../errors.js';
 import type { Executor } from './executor.js';
 import type { ScanResult, ScanTask } from './task.js';
 import type { WorkerReply } from './worker.js';
+import type { PartWriteReply, PartWriteTask } from '../write/part-writer.js';
 
 /** Tasks handed to a worker at once: the one it runs and the next, queued on its port. */
 export const TASKS_PER_WORKER = 2;
@@ -37,6 +38,11 @@ export class PoolExecutor implements Executor {
 
   async runBatch(tasks: readonly ScanTask[]): Promise<ScanResult[]> {
     return answer((await this.pool.run(tasks, { name: 'scanBatch' })) as WorkerReply<ScanResult[]>);
+  }
+
+  /** Runs a part writer's task (`write/part-task.ts`) on one of the workers. */
+  async runWrite(task: PartWriteTask): Promise<PartWriteReply> {
+    return (await this.pool.run(task, { name: 'writePart' })) as PartWriteReply;
   }
 
   async close(): Promise<void> {

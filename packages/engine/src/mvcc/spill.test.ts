@@ -218,7 +218,7 @@ describe('spills in chunks', () => {
 describe('the tail shared at commit', () => {
   it('gives the part writer what evens out the rows left to write, counting the spill it is writing', async () => {
     const dir = await tempDir();
-    const store = await openStore({ path: dir.path, workers: 1, spillRows: 10_000, compactRun: 1000 });
+    const store = await openStore({ path: dir.path, workers: 1, spillRows: 5000, compactRun: 1000 });
     onTestFinished(() => dir.remove());
     await store.table('t').create(schema);
     // the thread is busy until released; it starts the first spill only, the others stay queued
@@ -228,12 +228,13 @@ describe('the tail shared at commit', () => {
     });
     const t = store.table('t');
     await t.transaction(async (tx) => {
-      for (let i = 0; i < 5; i++) await tx.insert(rows(10_000 * i, 10_000 * (i + 1)));
+      for (let i = 0; i < 5; i++) await tx.insert(rows(5000 * i, 5000 * (i + 1)));
     });
-    // five spills of 10k; at commit the four not started come back (40k queued, 10k on the thread):
-    // the thread is asked for 15k more, so that each side has 25k; this thread writes the other 25k
-    expect(asked).toEqual([10_000, 10_000, 10_000, 10_000, 10_000, 15_000]);
-    expect((await t.select().all()).map((r) => r.id)).toEqual(range(0, 50_000)); // committed in order, the held thread's share written here too
+    // five spills of 5k; at commit the four not started come back (20k queued, 5k on the thread):
+    // the thread is asked for 7.5k more, so that each side has 12.5k; this thread writes the other
+    // 12.5k (fewer than HELPER_TAIL_ROWS: no scan worker takes a share)
+    expect(asked).toEqual([5000, 5000, 5000, 5000, 5000, 7500]);
+    expect((await t.select().all()).map((r) => r.id)).toEqual(range(0, 25_000)); // committed in order, the held thread's share written here too
     release();
     await store.close();
     await expectNoOrphans(dir.path);
@@ -295,6 +296,46 @@ describe('the tail shared at commit', () => {
     expect((await t.select().all()).map((r) => r.id)).toEqual(range(0, 20_000));
     await store.close();
     await expectNoOrphans(dir.path);
+  });
+
+  it.each([false, true])('gives half of a very large tail to a scan worker, while the part writer merges (scan worker held: %s), rows in insertion order', async (hold) => {
+    const dir = await tempDir();
+    const store = await openStore({ path: dir.path, workers: 1, spillRows: 1 << 30, partitionRows: 1 << 20, compactRun: 1000 });
+    onTestFinished(async () => {
+      await store.close();
+      await dir.remove();
+    });
+    const writer = (store as unknown as { ctx: StoreContext }).ctx.partWriter!;
+    // the part writer is merging (compaction) all along: a share sent to it would wait
+    Object.defineProperty(writer, 'busyMerging', { get: () => true, configurable: true });
+    const onPart = interceptWrites(store, () => false);
+    // held: the scan worker gets the task only after this thread is done (taken back, Claim)
+    const helper = writer.helper!;
+    const shares: number[] = [];
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    writer.helper = async (task) => {
+      shares.push(task.chunks![0]!.reduce((n, c) => n + c.length, 0));
+      if (hold) await held;
+      return helper(task);
+    };
+    const t = store.table('t');
+    await t.create(schema);
+    const n = 40_000;
+    await t.transaction(async (tx) => {
+      await tx.insert(rows(0, 15_000));
+      await tx.insert(rows(15_000, n));
+    });
+    release();
+    onPart.release();
+    writer.helper = helper;
+    await store.idle();
+    expect(shares).toEqual([n / 2]); // half to the scan worker (which thread wrote it depends on timing)
+    expect(onPart.asked).toEqual([n / 2]); // sent through the part writer's writeChunks, as a spill
+    expect((await t.select().all()).map((r) => r.id)).toEqual(range(0, n)); // two files, in order
+    expect((await t.stats()).num_rows).toBe(n);
+    await store.close();
+    await expectNoOrphans(dir.path); // a copy written twice (raced) left no file behind
   });
 
   it('tailShare evens out the two threads, never negative', () => {

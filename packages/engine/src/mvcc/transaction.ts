@@ -35,6 +35,13 @@ const DONE: Promise<void> = Promise.resolve();
 /** Rows left unwritten at commit from which they are shared between the part writer and the committing thread. */
 const SHARED_TAIL_ROWS = 8192;
 
+/**
+ * Rows left unwritten at commit from which half of them go to a scan worker instead of the part
+ * writer (`shareTail`). Fewer stay with the part writer: a writer committing small inserts in a loop
+ * would otherwise take the scan workers from the readers beside it (W1C in the bench).
+ */
+const HELPER_TAIL_ROWS = 32_768;
+
 /** Where a transaction is in its life. */
 export type TransactionState = 'active' | 'committing' | 'committed' | 'rolled back';
 
@@ -186,13 +193,14 @@ export class Transaction implements TransactionApi {
     let version: number;
     try {
       // the rows no spill took, with those of the spills the part writer has not started (taken back),
-      // are written now: when many, shared with the part writer so that each thread has about half
-      // of what is left to write, spills it is writing included (a spill, see shareTail), the rest on
-      // this thread, which is otherwise idle until the files are durable; when few (or the part
-      // writer's share would be small), on this thread while a spill or a merge keeps the part
-      // writer busy, else on the part writer
+      // are written now: when very many, half on a scan worker, the rest on this thread; when many,
+      // shared with the part writer so that each thread has about half of what is left to write,
+      // spills it is writing included (a spill, see shareTail), the rest on this thread, which is
+      // otherwise idle until the files are durable; when few (or the part writer's share would be
+      // small), on this thread while a spill or a merge keeps the part writer busy, else on the part
+      // writer
       this.data.reclaimSpills();
-      const shared = this.data.shareTail(SHARED_TAIL_ROWS);
+      const shared = this.data.shareTail(SHARED_TAIL_ROWS, HELPER_TAIL_ROWS);
       const started = performance.now();
       const tail = shared ? write(shared, false) : write(this.data.takePending(), !this.data.spillInFlight && !this.ctx.partWriter?.busyMerging);
       // then this thread helps with what the part writer has not finished: what it has not started

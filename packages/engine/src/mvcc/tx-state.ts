@@ -400,10 +400,21 @@ export class TxState {
    * started it when this thread is done); the rest is returned (none is left queued), for this
    * thread to write. Without a part writer, while it merges (compaction), with fewer than `minRows`
    * rows queued, or when its share would be under half of `minRows`: null, the rows stay queued.
+   * With `helperRows` rows queued or more, and scan workers (`PartWriter.helper`), half of them go to
+   * a scan worker instead, whatever the part writer is doing: it runs at normal priority and is
+   * idle while its own transaction commits, where the part writer is low-priority and merges often.
    */
-  shareTail(minRows: number): RecordBatch[] | null {
+  shareTail(minRows: number, helperRows = Infinity): RecordBatch[] | null {
+    const writer = this.ctx.partWriter;
+    if (!writer || this.pendingRows < minRows) return null;
+    if (writer.helper && this.pendingRows >= helperRows) {
+      const give = this.pendingRows >> 1;
+      const [first, rest] = cut(this.takePending(), give);
+      this.spill(first, true);
+      return rest;
+    }
     // a merge holds the thread: a share sent to it now would only be taken back (`hedgeSpills`)
-    if (!this.ctx.partWriter || this.ctx.partWriter.busyMerging || this.pendingRows < minRows) return null;
+    if (writer.busyMerging) return null;
     const busy = this.spills.reduce((n, s) => (s.done ? n : n + rowsOf(s.batches)), 0);
     const give = tailShare(this.pendingRows, busy);
     if (give < minRows >> 1) return null;
@@ -427,12 +438,13 @@ export class TxState {
     }
   }
 
-  // `batches` start their way to a file (see Spill); a failed write is retried at commit
-  private spill(batches: readonly RecordBatch[]): void {
+  // `batches` start their way to a file (see Spill), on the part writer or, with `helper`, a scan
+  // worker; a failed write is retried at commit
+  private spill(batches: readonly RecordBatch[], helper = false): void {
     this.inFlight++;
     this.spilledRows += rowsOf(batches);
     const claim = Claim.make();
-    const written = writeParts(this.ctx, this.base.record.id, this.base.schema, batches, true, claim).then(
+    const written = writeParts(this.ctx, this.base.record.id, this.base.schema, batches, true, claim, helper).then(
       (parts) => parts,
       () => null,
     );

@@ -170,7 +170,7 @@ async function syncDir(dir: string): Promise<void> {
 
 /**
  * Writes `chunks` as the file `path` under `root` with synchronous calls (for a thread of its own,
- * `write/part-worker.ts`): temp file, gathered writes of WRITE_BYTES each, fsync, rename,
+ * `write/part-task.ts`): temp file, gathered writes of WRITE_BYTES each, fsync, rename,
  * directory fsync. The temp file is removed when it fails; a crash leaves it for open to remove.
  */
 export function writeFileDurably(root: string, path: string, chunks: readonly Uint8Array[]): void {

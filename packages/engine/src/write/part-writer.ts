@@ -88,6 +88,11 @@ export class PartWriter {
   readonly buffers = new SharedPool();
   // merges and tier merges sent to the thread and not yet answered
   private merges = 0;
+  /**
+   * Runs a task on another thread instead (a scan worker, `PoolExecutor.runWrite`): where
+   * `writeChunks` is asked for `helper` (a commit's share of a large transaction's rows).
+   */
+  helper: ((task: PartWriteTask) => Promise<PartWriteReply>) | null = null;
 
   constructor(private readonly root: string) {
     const { filename, execArgv } = workerModule('./part-worker', import.meta.url);
@@ -122,14 +127,24 @@ export class PartWriter {
    * order, the chunks to join, in row order), joined on the thread: a transaction's spill costs the
    * caller no join, and none at all when commit takes the spill back before the thread starts it.
    * Chunks not in shared memory are copied into pooled buffers first. The columns named in `warm`
-   * come back as written, in fresh shared memory (in that order), for the cache.
+   * come back as written, in fresh shared memory (in that order), for the cache. With `helper`, on
+   * the helper's thread when there is one (see `helper`).
    */
-  async writeChunks(part: { id: string; file: string; schema: Schema; chunks: readonly (readonly Data[])[]; warm?: readonly string[]; claim?: Int32Array }): Promise<{ part: EncodedPart; warm: Data[] }> {
+  async writeChunks(part: {
+    id: string;
+    file: string;
+    schema: Schema;
+    chunks: readonly (readonly Data[])[];
+    warm?: readonly string[];
+    claim?: Int32Array;
+    helper?: boolean;
+  }): Promise<{ part: EncodedPart; warm: Data[] }> {
     return this.leasing(async (alloc) => {
       const chunks = part.chunks.map((list) => list.map((c) => share(c, false, alloc)));
       const warm = (part.warm ?? []).filter((n) => part.schema.fields.some((f) => f.name === n));
       const task = { root: this.root, id: part.id, file: part.file, schema: this.schemaBytes(part.schema), chunks, ...(warm.length > 0 ? { warm } : {}) };
-      const { part: encoded, warm: shared } = await this.run(part.claim ? { ...task, claim: part.claim } : task);
+      const on = part.helper ? this.helper : null;
+      const { part: encoded, warm: shared } = await this.run(part.claim ? { ...task, claim: part.claim } : task, on ?? undefined);
       const types = warm.map((n) => part.schema.fields.find((f) => f.name === n)!.type);
       return { part: encoded, warm: shared.map((s, i) => rebuild(types[i]!, s)) };
     });
@@ -209,8 +224,8 @@ export class PartWriter {
     }
   }
 
-  private async run(task: PartWriteTask): Promise<{ part: EncodedPart; warm: readonly SharedData[] }> {
-    const reply = (await this.pool.run(task)) as PartWriteReply;
+  private async run(task: PartWriteTask, on?: (task: PartWriteTask) => Promise<PartWriteReply>): Promise<{ part: EncodedPart; warm: readonly SharedData[] }> {
+    const reply = on ? await on(task) : ((await this.pool.run(task)) as PartWriteReply);
     if ('ok' in reply) return { part: reply.ok, warm: reply.warm ?? [] };
     throw failure(reply, task.id, task.file);
   }

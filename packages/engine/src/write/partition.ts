@@ -61,8 +61,17 @@ export const isPrivateCopy = (data: Data): boolean => privateCopies.has(data);
  * Writes the rows of `batches` as partitions of at most `partitionRows` rows, durably; on the part
  * writer thread when the store has one, unless `background` is false (then on this thread). With a
  * `claim` (part-writer.ts `Claim`), writes on the thread not started when it is cancelled fail.
+ * With `helper` (and `background`), on a scan worker where the part writer has one (`PartWriter.helper`).
  */
-export async function writeParts(ctx: StoreContext, table: string, schema: Schema, batches: readonly RecordBatch[], background = true, claim?: Int32Array): Promise<WrittenPart[]> {
+export async function writeParts(
+  ctx: StoreContext,
+  table: string,
+  schema: Schema,
+  batches: readonly RecordBatch[],
+  background = true,
+  claim?: Int32Array,
+  helper = false,
+): Promise<WrittenPart[]> {
   const total = batches.reduce((n, b) => n + b.numRows, 0);
   const count = Math.ceil(total / ctx.options.partitionRows);
   // even cuts, so a 1.1× target insert does not leave a tiny tail partition
@@ -75,7 +84,7 @@ export async function writeParts(ctx: StoreContext, table: string, schema: Schem
       const chunks = onThread ? sliceChunks(schema, batches, start, end) : null;
       // on the part writer, the thread joins the batches' chunks itself
       if (chunks && ctx.partWriter!.accepts(chunks.flat())) {
-        written.push(await writeChunks(ctx, ctx.partWriter!, table, schema, chunks, claim));
+        written.push(await writeChunks(ctx, ctx.partWriter!, table, schema, chunks, claim, helper));
         continue;
       }
       // joins here land in the part writer's pooled buffers (no fresh pages to fault in), given back
@@ -97,12 +106,12 @@ export async function writeParts(ctx: StoreContext, table: string, schema: Schem
 
 // one partition of the rows of `chunks` (per column) written on the part writer, which joins them; the
 // columns readers keep cached come back as written and go to the cache (see writePart)
-async function writeChunks(ctx: StoreContext, writer: PartWriter, table: string, schema: Schema, chunks: readonly (readonly Data[])[], claim?: Int32Array): Promise<WrittenPart> {
+async function writeChunks(ctx: StoreContext, writer: PartWriter, table: string, schema: Schema, chunks: readonly (readonly Data[])[], claim: Int32Array | undefined, helper: boolean): Promise<WrittenPart> {
   const id = newPartId(ctx);
   const file = partFile(table, id);
   const rows = chunks[0]?.reduce((n, c) => n + c.length, 0) ?? 0;
   const hot = [...warmedColumns(ctx, table, schema, rows)];
-  const { part, warm } = await writer.writeChunks({ id, file, schema, chunks, warm: hot, ...(claim ? { claim } : {}) });
+  const { part, warm } = await writer.writeChunks({ id, file, schema, chunks, warm: hot, ...(claim ? { claim } : {}), ...(helper ? { helper } : {}) });
   const written: WrittenPart = { table, file, ...part };
   if (hot.length > 0) warmColumns(ctx, written, hot, warm);
   return written;
