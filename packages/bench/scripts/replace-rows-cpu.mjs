@@ -1,8 +1,11 @@
 // Ad-hoc: row-form (or batch) replaces of 1% bands on a copy of a stored obs; wall, main-thread and other threads' CPU per replace.
-// node --expose-gc replace-rows-cpu.mjs <store copy> [obs|obs_idx] [runs] [rows|noop|iter|batchins|batches]; NOGC=1 skips the gc() before each, KEEP=1 keeps each transaction alive
-import { openStore } from '@halocline/engine';
+// node --expose-gc replace-rows-cpu.mjs <store copy> [obs|obs_idx] [runs] [rows|noop|iter|batchins|batches]; NOGC=1 skips the gc() before each, KEEP=1 keeps each transaction alive,
+// THREADS=1 prints each thread's CPU per replace, SPIN=<ms> spins two threads that long between replaces (as DuckDB's UPDATE does in the bench) instead of waiting for the store to be idle,
+// ENGINE=<path to an engine build's dist/index.js> measures that build instead of the workspace's
+const { openStore } = await import(process.env.ENGINE ?? '@halocline/engine');
 import { readFileSync, readdirSync } from 'node:fs';
-const threads = () => { const m = new Map(); for (const t of readdirSync('/proc/self/task')) { try { const st = readFileSync(`/proc/self/task/${t}/stat`, 'utf8'); const name = st.slice(st.indexOf('(') + 1, st.lastIndexOf(')')); const f = st.slice(st.lastIndexOf(')') + 2).split(' '); m.set(t + ':' + name, (Number(f[11]) + Number(f[12])) * 10); } catch {} } return m; };
+import { Worker } from 'node:worker_threads';
+const threads = () => { const m = new Map(); for (const t of readdirSync('/proc/self/task')) { try { const st = readFileSync(`/proc/self/task/${t}/stat`, 'utf8'); const name = st.slice(st.indexOf('(') + 1, st.lastIndexOf(')')); const ss = readFileSync(`/proc/self/task/${t}/schedstat`, 'utf8').split(' '); m.set(t + ':' + name, Number(ss[0]) / 1e6); } catch {} } return m; };
 const [dir, table = 'obs', runsArg = '8', mode = 'rows'] = process.argv.slice(2);
 const store = await openStore({ path: dir, workers: 2 });
 const t = store.table(table);
@@ -17,7 +20,7 @@ const BAND = 'depth >= $a and depth < $b';
 const out = [];
 for (let run = -1; run < Number(runsArg); run++) {
   const vars = { a: 3000 + 60 * (run + 1), b: 3000 + 60 * (run + 2) };
-  await store.idle();
+  if (process.env.SPIN) { await Promise.all([0, 1].map(() => new Promise((res) => { const w = new Worker(`const t = Date.now() + ${Number(process.env.SPIN)}; while (Date.now() < t) {}`, { eval: true }); w.on('exit', res); }))); } else await store.idle();
   if (!process.env.NOGC) globalThis.gc?.();
   const th0 = threads(); const c0 = tcpu(), t0 = performance.now();
   const n = await t.transaction(async (tx) => {
@@ -40,7 +43,7 @@ for (let run = -1; run < Number(runsArg); run++) {
     return n;
   });
   const wall = performance.now() - t0, cpu = tcpu() - c0;
-  const th1 = threads(); const per = []; for (const [k, v] of th1) { const d = v - (th0.get(k) ?? 0); if (d > 0) per.push(`${k.split(':')[1]}=${d}`); }
+  const th1 = threads(); const per = []; for (const [k, v] of th1) { const d = v - (th0.get(k) ?? 0); if (d > 0.5) per.push(`${k.split(':')[1]}=${d.toFixed(1)}`); }
   if (process.env.THREADS) console.log('  threads(ms):', per.join(' '));
   let other = 0; for (const [k, v] of th1) if (!k.startsWith(process.pid + ':')) other += v - (th0.get(k) ?? 0);
   globalThis.otherCpu = other;
