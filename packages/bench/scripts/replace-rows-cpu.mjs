@@ -2,7 +2,7 @@
 // node --expose-gc replace-rows-cpu.mjs <store copy> [obs|obs_idx] [runs] [rows|noop|iter|batchins|batches]; NOGC=1 skips the gc() before each, KEEP=1 keeps each transaction alive,
 // THREADS=1 prints each thread's CPU per replace, SPIN=<ms> spins two threads that long between replaces (as DuckDB's UPDATE does in the bench) instead of waiting for the store to be idle,
 // ENGINE=<path to an engine build's dist/index.js> measures that build instead of the workspace's
-const { openStore } = await import(process.env.ENGINE ?? '@halocline/engine');
+const { openStore } = await import(process.env.ENGINE || '@halocline/engine');
 import { readFileSync, readdirSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 const threads = () => { const m = new Map(); for (const t of readdirSync('/proc/self/task')) { try { const st = readFileSync(`/proc/self/task/${t}/stat`, 'utf8'); const name = st.slice(st.indexOf('(') + 1, st.lastIndexOf(')')); const ss = readFileSync(`/proc/self/task/${t}/schedstat`, 'utf8').split(' '); m.set(t + ':' + name, Number(ss[0]) / 1e6); } catch {} } return m; };
