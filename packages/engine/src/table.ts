@@ -21,7 +21,7 @@ import { type PartRecord, type TableRecord, partPrefix, tableKey } from './stora
 import { commit } from './write/commit.js';
 import { alterTable } from './write/alter.js';
 import { scheduleCompaction } from './write/compact.js';
-import { writeParts } from './write/partition.js';
+import { HELPER_ROWS, writeParts } from './write/partition.js';
 import { MIN_POOLED, zeroed } from './write/shared-pool.js';
 
 /** Arrays of at least this many row objects convert into pooled memory (a float64 column of them fills a pooled buffer). */
@@ -87,8 +87,14 @@ export class Table implements TableApi {
     const lease = Array.isArray(data) && data.length >= POOLED_ROWS ? this.ctx.partWriter?.buffers.lease() : undefined;
     try {
       const batches = toRecordBatches(schema, data, { table: this.name }, lease && zeroed(lease.alloc));
-      if (batches.every((b) => b.numRows === 0)) return;
-      const written = await writeParts(this.ctx, record.id, schema, batches);
+      const rows = batches.reduce((n, b) => n + b.numRows, 0);
+      if (rows === 0) return;
+      // while the part writer merges (compaction: a merge takes it for hundreds of ms, a large tier
+      // merge for seconds) an insert does not queue behind the merge: a small one is written on this
+      // thread, a large one on a scan worker
+      const merging = this.ctx.partWriter?.busyMerging === true;
+      const large = rows >= HELPER_ROWS;
+      const written = await writeParts(this.ctx, record.id, schema, batches, !merging || large, undefined, merging && large);
       await commit(this.ctx, this.name, record.id, { add: written, remove: [], schemaVersion: record.schemaVersion ?? 0 });
     } finally {
       lease?.release();

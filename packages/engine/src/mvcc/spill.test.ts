@@ -232,7 +232,7 @@ describe('the tail shared at commit', () => {
     });
     // five spills of 5k; at commit the four not started come back (20k queued, 5k on the thread):
     // the thread is asked for 7.5k more, so that each side has 12.5k; this thread writes the other
-    // 12.5k (fewer than HELPER_TAIL_ROWS: no scan worker takes a share)
+    // 12.5k (fewer than HELPER_ROWS: no scan worker takes a share)
     expect(asked).toEqual([5000, 5000, 5000, 5000, 5000, 7500]);
     expect((await t.select().all()).map((r) => r.id)).toEqual(range(0, 25_000)); // committed in order, the held thread's share written here too
     release();

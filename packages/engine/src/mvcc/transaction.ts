@@ -13,7 +13,7 @@ import { MATCH_OPTIONS, type Plan, checkOptions, plan, type SelectOptions } from
 import { openSnapshot, type Snapshot } from '../read/snapshot.js';
 import { commit } from '../write/commit.js';
 import { scheduleCompaction } from '../write/compact.js';
-import { removeParts, type WrittenPart, writeParts } from '../write/partition.js';
+import { HELPER_ROWS, removeParts, type WrittenPart, writeParts } from '../write/partition.js';
 import { Replacement } from './replace.js';
 import { TxState } from './tx-state.js';
 import { keepShape } from '../shapes.js';
@@ -34,13 +34,6 @@ const DONE: Promise<void> = Promise.resolve();
 
 /** Rows left unwritten at commit from which they are shared between the part writer and the committing thread. */
 const SHARED_TAIL_ROWS = 8192;
-
-/**
- * Rows left unwritten at commit from which half of them go to a scan worker instead of the part
- * writer (`shareTail`). Fewer stay with the part writer: a writer committing small inserts in a loop
- * would otherwise take the scan workers from the readers beside it (W1C in the bench).
- */
-const HELPER_TAIL_ROWS = 32_768;
 
 /** Where a transaction is in its life. */
 export type TransactionState = 'active' | 'committing' | 'committed' | 'rolled back';
@@ -200,7 +193,7 @@ export class Transaction implements TransactionApi {
       // small), on this thread while a spill or a merge keeps the part writer busy, else on the part
       // writer
       this.data.reclaimSpills();
-      const shared = this.data.shareTail(SHARED_TAIL_ROWS, HELPER_TAIL_ROWS);
+      const shared = this.data.shareTail(SHARED_TAIL_ROWS, HELPER_ROWS);
       const started = performance.now();
       const tail = shared ? write(shared, false) : write(this.data.takePending(), !this.data.spillInFlight && !this.ctx.partWriter?.busyMerging);
       // then this thread helps with what the part writer has not finished: what it has not started

@@ -370,4 +370,37 @@ describe('part writer', () => {
       await dir.remove();
     }
   }, 60_000);
+
+  it('does not queue an insert behind a merge: a small one is written on the calling thread, a large one on a scan worker', async () => {
+    const dir = await tempDir();
+    const store = await openStore({ path: dir.path, workers: 1, compactRun: 1000 });
+    try {
+      const t = store.table('t');
+      const flat = new Schema([new Field('id', new Int32(), false), new Field('v', new Float64(), true)]);
+      await t.create(flat);
+      const writer = (store as unknown as { ctx: StoreContext }).ctx.partWriter!;
+      // what reaches the part writer's thread, and what a scan worker writes for it
+      const onThread: number[] = [];
+      const onHelper: number[] = [];
+      const write = writer.write.bind(writer);
+      const writeChunks = writer.writeChunks.bind(writer);
+      writer.write = (part) => (onThread.push(part.columns[0]!.length), write(part));
+      writer.writeChunks = (part) => ((part.helper ? onHelper : onThread).push(part.chunks[0]!.reduce((n, c) => n + c.length, 0)), writeChunks(part));
+      const batch = (from: number, n: number) => tableFromArrays({ id: Int32Array.from({ length: n }, (_, i) => from + i), v: Float64Array.from({ length: n }, (_, i) => from + i) });
+      // the part writer idle: it writes both
+      await t.insert(batch(0, 1000));
+      await t.insert(batch(1000, 40_000));
+      expect([onThread, onHelper]).toEqual([[1000, 40_000], []]);
+      // the part writer merging (compaction) all along
+      Object.defineProperty(writer, 'busyMerging', { get: () => true, configurable: true });
+      await t.insert(batch(41_000, 1000));
+      await t.insert(batch(42_000, 40_000));
+      expect([onThread, onHelper]).toEqual([[1000, 40_000], [40_000]]); // the small one on this thread
+      const ids = (await t.select(undefined, { cols: ['id'] }).all()).map((r) => r.id as number);
+      expect(ids).toEqual(Array.from({ length: 82_000 }, (_, i) => i));
+    } finally {
+      await store.close();
+      await dir.remove();
+    }
+  });
 });

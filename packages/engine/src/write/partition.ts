@@ -58,6 +58,15 @@ const privateCopies = new WeakSet<Data>();
 export const isPrivateCopy = (data: Data): boolean => privateCopies.has(data);
 
 /**
+ * Rows from which a write that would otherwise wait for the part writer, or share its rows with it,
+ * goes to a scan worker instead (`PartWriter.helper`): a transaction's tail at commit is halved with
+ * one (`TxState.shareTail`), an insert while the part writer merges is written on one. Fewer rows
+ * stay with the part writer, or with the calling thread while it merges: a writer committing small
+ * inserts in a loop would otherwise take the scan workers from the readers beside it (W1C in the bench).
+ */
+export const HELPER_ROWS = 32_768;
+
+/**
  * Writes the rows of `batches` as partitions of at most `partitionRows` rows, durably; on the part
  * writer thread when the store has one, unless `background` is false (then on this thread). With a
  * `claim` (part-writer.ts `Claim`), writes on the thread not started when it is cancelled fail.
