@@ -49,7 +49,10 @@ export function reclaimCount(): number {
 }
 
 // `gc` of a context made while `--expose-gc` is set (the flag is set back at once; a process started
-// with it has `gc` already); null where the flag cannot be set
+// with it has `gc` already); null where the flag cannot be set. Another thread setting the flag back
+// in between leaves a context without `gc`: tried again at the next collection, three times at most
+let failures = 0;
+
 function collector(): Collect | null {
   if (collect === undefined) {
     const own = (globalThis as { gc?: unknown }).gc;
@@ -57,8 +60,9 @@ function collector(): Collect | null {
     else {
       try {
         setFlagsFromString('--expose-gc');
-        const gc: unknown = runInNewContext('gc');
-        collect = typeof gc === 'function' ? (gc as Collect) : null;
+        const gc: unknown = runInNewContext('typeof gc === "function" ? gc : undefined');
+        if (typeof gc === 'function') collect = gc as Collect;
+        else if (++failures >= 3) collect = null;
       } catch {
         collect = null;
       } finally {
@@ -66,6 +70,7 @@ function collector(): Collect | null {
       }
     }
   }
-  if (collect !== null) reclaims++;
+  if (!collect) return null;
+  reclaims++;
   return collect;
 }
