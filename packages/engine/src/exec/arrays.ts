@@ -41,14 +41,12 @@ export function valueWidth(type: DataType): number {
  * A copy of `a` (same element type) in a SharedArrayBuffer, so another thread can read it in place;
  * `alloc` gives the buffer (at least the bytes asked for; a pool's may be larger), else a fresh one.
  */
-export function sharedCopy<T extends ArrayBufferView>(a: T, alloc: (bytes: number) => SharedArrayBuffer = fresh): T {
+export function sharedCopy<T extends ArrayBufferView>(a: T, alloc: (bytes: number) => SharedArrayBuffer = sharedBuffer): T {
   const Ctor = a.constructor as new (b: SharedArrayBuffer, at: number, length: number) => T & { set(v: ArrayLike<unknown>): void };
   const out = new Ctor(alloc(a.byteLength), 0, (a as unknown as { length: number }).length);
   out.set(a as unknown as ArrayLike<unknown>);
   return out;
 }
-
-const fresh = (bytes: number) => sharedBuffer(bytes);
 
 /** A scan's result column (gathered rows) as an Arrow chunk of `type` and `length` rows. */
 export function resultData(type: DataType, length: number, c: ResultColumn): Data {

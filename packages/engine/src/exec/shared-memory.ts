@@ -6,7 +6,7 @@
 // some unrelated collection runs, long after the thread that took the buffer is done with it; the
 // memory is never freed, and each new buffer is memory the allocator has to get from the system
 // afresh, a page fault per 4 KiB on first write (~12 µs each on the 2-core VM the benchmarks run
-// on: ~150 faults, 2 ms, of a 4.5 ms gather task of a 1% replace). Counting the bytes here and,
+// on: ~150 faults a gather task of a 1% replace, which took 6.4 ms with them and 4.5 ms without). Counting the bytes here and,
 // once `RECLAIM_BYTES` have been allocated, running a young-generation collection as soon as the
 // thread is between tasks frees what no thread references any more, and the allocator hands the
 // same memory, already mapped, out again.

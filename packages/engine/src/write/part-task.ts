@@ -26,8 +26,6 @@ import { sharedBuffer } from '../exec/shared-memory.js';
  */
 export const mergeBuffers = new SharedPool({ maxBytes: 128 << 20, idleMs: 10_000 });
 
-const fresh = (bytes: number): SharedArrayBuffer => sharedBuffer(bytes);
-
 export default async function writePartTask(task: PartWriteTask | TierWriteTask): Promise<PartWriteReply | TierWriteReply> {
   if ('claim' in task && task.claim && !Claim.start(task.claim)) return { cancelled: true };
   // what this task took from `mergeBuffers`: given back once the file is written (and the warm copies made)
@@ -45,7 +43,7 @@ export default async function writePartTask(task: PartWriteTask | TierWriteTask)
           const field = schema.fields[i]!;
           const chunks = list.map((c) => rebuild(field.type, c));
           if (!task.warm?.includes(field.name)) return concatData(field.type, chunks, alloc);
-          const joined = concatData(field.type, chunks, fresh);
+          const joined = concatData(field.type, chunks, sharedBuffer);
           if (joined !== chunks[0]) kept.add(joined);
           return joined;
         })

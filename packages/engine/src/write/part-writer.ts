@@ -143,8 +143,7 @@ export class PartWriter {
       const chunks = part.chunks.map((list) => list.map((c) => share(c, false, alloc)));
       const warm = (part.warm ?? []).filter((n) => part.schema.fields.some((f) => f.name === n));
       const task = { root: this.root, id: part.id, file: part.file, schema: this.schemaBytes(part.schema), chunks, ...(warm.length > 0 ? { warm } : {}) };
-      const on = part.helper ? this.helper : null;
-      const { part: encoded, warm: shared } = await this.run(part.claim ? { ...task, claim: part.claim } : task, on ?? undefined);
+      const { part: encoded, warm: shared } = await this.run(part.claim ? { ...task, claim: part.claim } : task, part.helper ? this.helper : null);
       const types = warm.map((n) => part.schema.fields.find((f) => f.name === n)!.type);
       return { part: encoded, warm: shared.map((s, i) => rebuild(types[i]!, s)) };
     });
@@ -224,7 +223,7 @@ export class PartWriter {
     }
   }
 
-  private async run(task: PartWriteTask, on?: (task: PartWriteTask) => Promise<PartWriteReply>): Promise<{ part: EncodedPart; warm: readonly SharedData[] }> {
+  private async run(task: PartWriteTask, on: ((task: PartWriteTask) => Promise<PartWriteReply>) | null = null): Promise<{ part: EncodedPart; warm: readonly SharedData[] }> {
     const reply = on ? await on(task) : ((await this.pool.run(task)) as PartWriteReply);
     if ('ok' in reply) return { part: reply.ok, warm: reply.warm ?? [] };
     throw failure(reply, task.id, task.file);

@@ -28,7 +28,7 @@ export function sliceColumns(schema: Schema, batches: readonly RecordBatch[], st
     const type = schema.fields[col]!.type;
     if (lease) return concatData(type, chunks, lease);
     if (!shared) return concatData(type, chunks);
-    const joined = concatData(type, chunks, newShared);
+    const joined = concatData(type, chunks, sharedBuffer);
     if (joined !== chunks[0]) privateCopies.add(joined);
     return joined;
   });
@@ -48,8 +48,6 @@ export function sliceChunks(schema: Schema, batches: readonly RecordBatch[], sta
     return chunks;
   });
 }
-
-const newShared = (bytes: number) => sharedBuffer(bytes);
 
 // chunks `sliceColumns` made in shared memory for its caller alone
 const privateCopies = new WeakSet<Data>();

@@ -41,9 +41,8 @@ export interface TierWritten {
  */
 export async function writeLeaves(task: TierWriteTask, schema: Schema, columns: readonly Data[], write?: WriteFile): Promise<TierWritten> {
   const rows = columns[0]?.length ?? 0;
-  const shared = (bytes: number) => sharedBuffer(bytes);
   if (rows === 0) return { parts: [], moved: { wide: false, maps: [] } };
-  const { leaves, at, sortedBy } = tierLeaves(schema, columns, rows, task.split, shared);
+  const { leaves, at, sortedBy } = tierLeaves(schema, columns, rows, task.split, sharedBuffer);
   const warmAt = (task.warm ?? []).map((n) => schema.fields.findIndex((f) => f.name === n)).filter((i) => i >= 0);
   const parts: (EncodedPart & { file: string })[] = [];
   const warm: SharedData[][] = [];
@@ -61,6 +60,6 @@ export async function writeLeaves(task: TierWriteTask, schema: Schema, columns: 
     throw e;
   }
   const live = task.inputs.map((p) => (p.deleted ? p.rows - countSet(p.deleted, p.rows) : p.rows));
-  const moved = splitMaps(live, leaves, at, shared);
+  const moved = splitMaps(live, leaves, at, sharedBuffer);
   return { parts, moved, ...(sortedBy ? { sortedBy } : {}), ...(warmAt.length > 0 ? { warm } : {}) };
 }

@@ -27,7 +27,7 @@ export class PartitionFill {
     private readonly schema: Schema,
     readonly size: number,
     laidOut?: OpenLaidOut,
-    alloc: (bytes: number) => SharedArrayBuffer = (bytes) => sharedBuffer(bytes),
+    alloc: (bytes: number) => SharedArrayBuffer = sharedBuffer,
   ) {
     this.placed = schema.fields.map((f) => {
       const bytes = size * bytesPer(f.type);

@@ -53,14 +53,12 @@ export function isPlaced(type: DataType): boolean {
 /** Gives shared memory of at least `bytes` bytes (a pool's buffer may be larger). */
 export type Alloc = (bytes: number) => SharedArrayBuffer;
 
-const fresh: Alloc = (bytes) => sharedBuffer(bytes);
-
 /**
  * Places the rows of `batch` (conformed, offset-0 children), which are rows [batchRow, batchRow +
  * batch.numRows) of its row group, into the `targets` they overlap; returns the pieces in row order.
  * The copies of columns not placed go to buffers from `alloc`.
  */
-export function placeBatch(batch: RecordBatch, batchRow: number, targets: readonly PartTarget[], alloc: Alloc = fresh): Piece[] {
+export function placeBatch(batch: RecordBatch, batchRow: number, targets: readonly PartTarget[], alloc: Alloc = sharedBuffer): Piece[] {
   const pieces: Piece[] = [];
   targets.forEach((t, target) => {
     const from = Math.max(t.groupRow, batchRow);
