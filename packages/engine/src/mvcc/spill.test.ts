@@ -39,6 +39,18 @@ async function spillingStore(): Promise<{ store: Store; files: () => Promise<str
   return { store, files, check };
 }
 
+// a store whose transactions do not spill before commit (one worker: the part writer and one scan
+// worker exist), so an insert's rows are all the commit's tail; closed and removed after the test
+async function unspilledStore(): Promise<{ store: Store; dir: { path: string } }> {
+  const dir = await tempDir();
+  const store = await openStore({ path: dir.path, workers: 1, spillRows: 1 << 30, partitionRows: 1 << 20, compactRun: 1000 });
+  onTestFinished(async () => {
+    await store.close();
+    await dir.remove();
+  });
+  return { store, dir };
+}
+
 const ids = async (store: Store, filter?: string) => ((await store.table('t').select(filter).all()).map((r) => r.id as number)).sort((a, b) => a - b);
 const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i);
 
@@ -153,13 +165,7 @@ describe('transaction spills', () => {
   });
 
   it.each([false, true])('shares a large tail at commit between the part writer and the committing thread (writer held: %s), rows in insertion order', async (hold) => {
-    const dir = await tempDir();
-    // no spill before commit: the whole insert is the tail
-    const store = await openStore({ path: dir.path, workers: 1, spillRows: 1 << 30, partitionRows: 1 << 20, compactRun: 1000 });
-    onTestFinished(async () => {
-      await store.close();
-      await dir.remove();
-    });
+    const { store, dir } = await unspilledStore();
     // held: the thread gets to the write only after this thread is done (taken back, Claim)
     const { asked, release } = interceptWrites(store, () => hold);
     const t = store.table('t');
@@ -299,12 +305,7 @@ describe('the tail shared at commit', () => {
   });
 
   it.each([false, true])('gives half of a very large tail to a scan worker, while the part writer merges (scan worker held: %s), rows in insertion order', async (hold) => {
-    const dir = await tempDir();
-    const store = await openStore({ path: dir.path, workers: 1, spillRows: 1 << 30, partitionRows: 1 << 20, compactRun: 1000 });
-    onTestFinished(async () => {
-      await store.close();
-      await dir.remove();
-    });
+    const { store, dir } = await unspilledStore();
     const writer = (store as unknown as { ctx: StoreContext }).ctx.partWriter!;
     // the part writer is merging (compaction) all along: a share sent to it would wait
     Object.defineProperty(writer, 'busyMerging', { get: () => true, configurable: true });
