@@ -6,6 +6,7 @@ export { batchToRows } from './data/rows.js';
 export { toRecordBatches } from './data/convert.js';
 export { IpcEncoder, ipcChunks } from './data/ipc-encode.js';
 export { readIpcStream, IpcFramer, type ChunkEmitter, type IpcEnd, type IpcReadOptions } from './data/ipc-stream.js';
+export { batchProblem } from './data/batch-check.js';
 export { Cursor, type Row } from './cursor.js';
 export { BatchViews } from './batch-views.js';
 export { Transaction, type TransactionState, type MatchOptions } from './mvcc/transaction.js';

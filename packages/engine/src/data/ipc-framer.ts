@@ -3,6 +3,7 @@
 // apache-arrow's synchronous reader decodes each message once it is all there.
 import { HaloclineError } from '../errors.js';
 import { Message, type RecordBatch, RecordBatchReader, type RecordBatchStreamReader, type Schema } from 'apache-arrow';
+import { ipcMessageProblem } from './ipc-verify.js';
 
 /** What an IPC stream held besides its batches. */
 export interface IpcEnd {
@@ -19,6 +20,9 @@ export interface IpcFramerOptions {
    * past the push (bodies, message heads and trailer are copied), so the pusher may reuse its memory.
    */
   readonly views?: boolean;
+  /** A message whose body is longer than this fails with `tooLarge` before its memory is taken (default: no limit). */
+  readonly maxBody?: number;
+  readonly tooLarge?: (maxBody: number) => Error;
 }
 
 /**
@@ -39,9 +43,13 @@ export class IpcFramer {
   private ended = false;
   private starved = 0;
   private readonly views: boolean;
+  private readonly maxBody: number;
+  private readonly tooLarge: (maxBody: number) => Error;
 
   constructor(options: IpcFramerOptions = {}) {
     this.views = options.views ?? true;
+    this.maxBody = options.maxBody ?? Number.MAX_SAFE_INTEGER;
+    this.tooLarge = options.tooLarge ?? ((max) => corrupt(`a message body larger than the limit of ${max} bytes`));
   }
 
   /** Decoded batches waiting. */
@@ -97,7 +105,7 @@ export class IpcFramer {
 
   /** The schema and trailer once the end-of-stream marker was read; `Corrupt` otherwise. */
   end(): IpcEnd {
-    if (!this.reader) throw corrupt('the answer holds no Arrow IPC schema');
+    if (!this.reader) throw corrupt('it holds no Arrow IPC schema');
     if (!this.ended) throw corrupt('the Arrow IPC stream ended in the middle of a message (connection closed early?)');
     return { schema: this.reader.schema, trailer: Buffer.concat(this.trailer).toString('utf8') };
   }
@@ -115,7 +123,13 @@ export class IpcFramer {
       return;
     }
     const prefix = view.getInt32(0, true) === -1 ? 8 : 4;
-    this.message = Message.decode(bytes.subarray(prefix));
+    // apache-arrow trusts the flatbuffer's offsets and lengths: a damaged one could make it loop or
+    // allocate without bound, so the metadata is verified first
+    const metadata = bytes.subarray(prefix);
+    const problem = ipcMessageProblem(metadata);
+    if (problem) throw corrupt(problem);
+    this.message = Message.decode(metadata);
+    if (this.message.bodyLength > this.maxBody) throw this.tooLarge(this.maxBody);
     this.queue.push(bytes);
     // the body is taken from the next chunk bytes in push (a view or a copy)
     if (this.message.bodyLength === 0) this.complete();
@@ -180,5 +194,5 @@ function viewable(chunk: Uint8Array, at: number, length: number): boolean {
 }
 
 function corrupt(what: string): HaloclineError {
-  return new HaloclineError('Corrupt', `unreadable Arrow IPC answer: ${what}`);
+  return new HaloclineError('Corrupt', `unreadable Arrow IPC stream: ${what}`);
 }

@@ -49,12 +49,14 @@ const AHEAD = 8;
  * const it = readIpcStream(res); for (let r = await it.next(); !r.done; r = await it.next()) use(r.value);
  */
 export async function* readIpcStream(body: Readable | ChunkEmitter | AsyncIterable<Uint8Array> | Iterable<Uint8Array>, options: IpcReadOptions = {}): AsyncGenerator<RecordBatch, IpcEnd> {
-  const framer = new IpcFramer({ views: options.views ?? true });
   const max = options.maxBytes ?? Number.POSITIVE_INFINITY;
+  const tooLarge = (limit: number) => options.tooLarge?.(limit) ?? new HaloclineError('InvalidArgument', `the Arrow IPC stream is larger than the limit of ${limit} bytes`);
+  // a body claimed longer than the whole limit fails before its memory is taken
+  const framer = new IpcFramer({ views: options.views ?? true, ...(Number.isFinite(max) ? { maxBody: max, tooLarge } : {}) });
   let size = 0;
   const count = (chunk: Uint8Array) => {
     size += chunk.byteLength;
-    if (size > max) throw options.tooLarge?.(max) ?? new HaloclineError('InvalidArgument', `the Arrow IPC stream is larger than the limit of ${max} bytes`);
+    if (size > max) throw tooLarge(max);
   };
   if (!isNodeStream(body)) {
     for await (const chunk of body) {

@@ -103,7 +103,7 @@ async function read(ctx: StoreContext, part: StoredPart, column: string): Promis
   await ctx.blobs.read(part.file, seg.offset, bytes);
   // the bytes as written (their CRC), before anything decodes them
   checkSegment(bytes, seg, part.file);
-  const data = decodeSegment(bytes, part.file, column);
+  const data = decodeSegment(bytes, part.file, column, seg.crc !== undefined);
   if (data.length !== part.rows) {
     throw new HaloclineError('Corrupt', `${part.file}: column "${column}" has ${data.length} rows, expected ${part.rows}`, { column, path: part.file });
   }

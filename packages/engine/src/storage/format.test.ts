@@ -123,3 +123,36 @@ function caught(fn: () => void): Error & { code?: string } {
   }
   throw new Error('expected an error');
 }
+
+describe('decodeSegment of an unchecked (v1) segment', () => {
+  it('refuses damaged metadata before apache-arrow decodes it, and buffers that do not hold the column', () => {
+    const bytes = encodeSegment('depth', vectorFromArray(Array.from({ length: 1000 }, (_, i) => i / 2), new Float64()).data[0]!);
+    expect(decodeSegment(bytes, 'parts/a.hlp', 'depth', false).length).toBe(1000);
+    // the schema's custom-metadata vector given a length in the millions: apache-arrow looped over it
+    // for seconds, or (another byte) ran the process out of memory
+    const damaged = Array.from({ length: 120 }, (_, at) => {
+      const b = bytes.slice();
+      b[at] = 0xff;
+      return b;
+    });
+    const refused = damaged.map((b) => {
+      try {
+        decodeSegment(b, 'parts/a.hlp', 'depth', false);
+        return null;
+      } catch (e) {
+        expect(e).toMatchObject({ code: 'Corrupt', path: 'parts/a.hlp', column: 'depth' });
+        return (e as Error).message;
+      }
+    });
+    expect(refused.some((m) => m !== null && /^parts\/a\.hlp: column "depth" does not decode: message 0: a vector of \d+ elements/.test(m))).toBe(true);
+    // a string column whose last offset points past its data
+    const text = encodeSegment('name', vectorFromArray(['a', 'bb', 'ccc'], new Utf8()).data[0]!);
+    const at = Buffer.from(text).indexOf(Buffer.from(new Int32Array([0, 1, 3, 6]).buffer));
+    expect(at).toBeGreaterThan(0);
+    const bad = text.slice();
+    new DataView(bad.buffer).setInt32(at + 12, 1000, true);
+    expect(() => decodeSegment(bad, 'parts/b.hlp', 'name', false)).toThrow(/^parts\/b\.hlp: column "name" does not decode: value 2 ends at offset 1000, past the \d+ bytes of data$/);
+    // a segment whose CRC matched is decoded as it is
+    expect(decodeSegment(text, 'parts/b.hlp', 'name').length).toBe(3);
+  });
+});

@@ -15,6 +15,8 @@ import { type Data, Field, RecordBatch, RecordBatchStreamWriter, Schema, Struct,
 import { crc32 } from 'node:zlib';
 import { IpcEncoder } from '../data/ipc-encode.js';
 import { HaloclineError } from '../errors.js';
+import { dataProblem } from '../data/batch-check.js';
+import { ipcStreamProblem } from '../data/ipc-verify.js';
 
 export const PART_MAGIC = 'HLCNPART';
 export const PART_VERSION = 2;
@@ -173,20 +175,31 @@ export function piecesCrc(pieces: readonly Uint8Array[]): number {
 
 /**
  * Decodes one column's IPC stream (its buffers stay views into `bytes`); bytes that do not decode
- * (a v1 file, unchecked, damaged) are `Corrupt` naming the file and the column.
+ * (a v1 file, unchecked, damaged) are `Corrupt` naming the file and the column. Unless `checked`
+ * (its CRC matched: the bytes are as written), the stream's framing and flatbuffer metadata are
+ * verified before apache-arrow decodes them (which trusts their offsets and lengths: a damaged one
+ * could make it loop or allocate without bound) and the column's buffers after.
  */
-export function decodeSegment(bytes: Uint8Array, path: string, column: string): Data {
+export function decodeSegment(bytes: Uint8Array, path: string, column: string, checked = true): Data {
+  const damaged = (what: string) => new HaloclineError('Corrupt', `${path}: column ${shownName(column)} does not decode: ${what}`, { path, column: userColumn(column) });
+  if (!checked) {
+    const problem = ipcStreamProblem(bytes);
+    if (problem) throw damaged(problem);
+  }
   let table: Table;
   try {
     table = tableFromIPC(bytes);
   } catch (e) {
-    throw new HaloclineError('Corrupt', `${path}: column ${shownName(column)} does not decode: ${(e as Error).message}`, { path, column: userColumn(column) });
+    throw damaged((e as Error).message);
   }
   const vector = table.getChildAt(0);
   if (!vector || vector.data.length !== 1) {
     throw new HaloclineError('Corrupt', `${path}: column ${shownName(column)} holds ${vector?.data.length ?? 0} chunks, expected 1`, { path, column: userColumn(column) });
   }
-  return vector.data[0]!;
+  const data = vector.data[0]!;
+  const problem = checked ? undefined : dataProblem(data);
+  if (problem) throw damaged(problem);
+  return data;
 }
 
 // a stored column's name as the user knows it: a hidden box column (geo/bbox.ts, `geom\0xmin`) by its geometry column

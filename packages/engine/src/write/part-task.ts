@@ -85,7 +85,7 @@ function merged(root: string, schema: Schema, inputs: readonly MergeInput[], all
           // checked against its CRC before it is decoded: a damaged input fails the merge, nothing is written
           const bytes = readAt(fd, seg.offset, seg.length, p.file, alloc);
           checkSegment(bytes, seg, p.file);
-          const data = decodeSegment(bytes, p.file, f.name);
+          const data = decodeSegment(bytes, p.file, f.name, seg.crc !== undefined);
           if (data.length !== p.rows) throw new HaloclineError('Corrupt', `${p.file}: column "${f.name}" has ${data.length} rows, expected ${p.rows}`, { column: f.name, path: p.file });
           const keep = live.get(p);
           return keep ? resultData(f.type, keep.length, gather(taskColumn(data), keep, keep.length)) : data;

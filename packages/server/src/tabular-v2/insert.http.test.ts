@@ -42,6 +42,30 @@ describe('sdk/insert of a broken body', () => {
     expect(await numRows()).toBe(3);
   });
 
+  it('answers 400 on damaged flatbuffer metadata before apache-arrow decodes it (it looped or ran out of memory), and stays up', async () => {
+    const named = new Schema([new Field('id', new Int32(), false), new Field('s_named_field', new Utf8(), true)]);
+    const body = Buffer.from(tableToIPC(new Table([new RecordBatch(named, rows([4, 5]).data)]), 'stream'));
+    const name = body.indexOf('s_named_field');
+    body[name - 1] = 0xff; // the high byte of the name's length
+    const res = await insert(body);
+    expect(res.status).toBe(400);
+    expect(await res.text()).toMatch(/not a readable Arrow IPC stream: unreadable Arrow IPC stream: a string of \d+ bytes at byte \d+ runs past the metadata/);
+    expect(await numRows()).toBe(3);
+  });
+
+  it('answers 400 on a message claiming a body over the limit before taking its memory', async () => {
+    const body = ipc(rows([4, 5]));
+    // the record batch message's bodyLength (Message slot 3) made 2^40 bytes
+    const start = 8 + body.readInt32LE(4) + 8;
+    const root = start + body.readUInt32LE(start);
+    const vtable = root - body.readInt32LE(root);
+    body.writeBigInt64LE(2n ** 40n, root + body.readUInt16LE(vtable + 10));
+    const res = await insert(body);
+    expect(res.status).toBe(400);
+    expect(await res.text()).toMatch(/the Arrow body is larger than the limit of \d+ bytes/);
+    expect(await numRows()).toBe(3);
+  });
+
   it('still takes a well-formed body', async () => {
     expect((await insert(ipc(rows([10, 11])))).status).toBe(200);
     expect(await numRows()).toBe(5);

@@ -1,10 +1,9 @@
 // Arrow IPC streams in and out: bodies decoded (compressed batches included), batches encoded one at a time.
 import type { Readable } from 'node:stream';
-import { IpcEncoder, type IpcEnd, isHaloclineError, readIpcStream } from '@halocline/engine';
+import { IpcEncoder, type IpcEnd, batchProblem, isHaloclineError, readIpcStream } from '@halocline/engine';
 import { RecordBatch, type Schema } from 'apache-arrow';
 import { ApiError, badRequest } from '../errors.js';
 import { installCodecs } from './codecs.js';
-import { batchProblem } from './ipc-check.js';
 
 installCodecs();
 

@@ -1,10 +1,10 @@
-// Structural checks of a record batch decoded from an untrusted body: buffers long enough, offsets in range.
+// Structural checks of record batches decoded from untrusted bytes (a request body, an unchecked file): buffers long enough, offsets in range.
 import { type Data, DataType, type RecordBatch } from 'apache-arrow';
 
 /**
  * Why the buffers of `batch` cannot be what its columns claim, or undefined when they are sound.
  * apache-arrow's reader trusts the body's buffer lengths and offsets; a batch with a string offset
- * past its data would otherwise fail deep in the engine. Checked per column (dictionaries included):
+ * past its data would otherwise fail deep in the engine (or be written as it is). Checked per column (dictionaries included):
  * the validity bitmap covers every row, fixed-width values hold every row, variable-width offsets
  * start at 0 or more, never decrease and end within the data, dictionary indices are in range.
  * @example
@@ -22,8 +22,11 @@ export function batchProblem(batch: RecordBatch): string | undefined {
   return undefined;
 }
 
-// values and offsets index from 0 (arrow-js slices them with the Data), bitmaps from `offset`
-function dataProblem(d: Data): string | undefined {
+/**
+ * Why one column's buffers cannot be what it claims (see `batchProblem`), or undefined when they are
+ * sound. Values and offsets index from 0 (arrow-js slices them with the Data), bitmaps from `offset`.
+ */
+export function dataProblem(d: Data): string | undefined {
   const { offset, length } = d;
   const bitmap = d.nullBitmap as Uint8Array | undefined;
   if (d.nullCount > length) return `${d.nullCount} nulls in ${length} values`;

@@ -1,7 +1,7 @@
 // Structural checks of untrusted record batches: every well-formed type passes, broken buffers are named.
 import { Binary, Bool, DateDay, Dictionary, Float64, Int32, Int64, LargeUtf8, RecordBatch, TimestampMillisecond, Utf8, makeData, tableFromArrays, tableFromIPC, tableToIPC, Table, vectorFromArray } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
-import { batchProblem } from './ipc-check.js';
+import { batchProblem } from './batch-check.js';
 
 // a batch as the server sees it: written to IPC and read back
 const roundTrip = (b: RecordBatch): RecordBatch => tableFromIPC(tableToIPC(new Table([b]), 'stream')).batches[0]!;
