@@ -1,7 +1,7 @@
 // Structural checks of untrusted record batches: every well-formed type passes, broken buffers are named.
-import { Binary, Bool, DateDay, Dictionary, Float64, Int32, Int64, LargeUtf8, RecordBatch, TimestampMillisecond, Utf8, makeData, tableFromArrays, tableFromIPC, tableToIPC, Table, vectorFromArray } from 'apache-arrow';
+import { Binary, Bool, DateDay, Dictionary, Field, Float64, Int32, Int64, LargeUtf8, Null, RecordBatch, Schema, Struct, TimestampMillisecond, Utf8, makeData, tableFromArrays, tableFromIPC, tableToIPC, Table, vectorFromArray } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
-import { batchProblem } from './batch-check.js';
+import { FREE_ROWS, batchProblem } from './batch-check.js';
 
 // a batch as the server sees it: written to IPC and read back
 const roundTrip = (b: RecordBatch): RecordBatch => tableFromIPC(tableToIPC(new Table([b]), 'stream')).batches[0]!;
@@ -35,5 +35,14 @@ describe('batchProblem', () => {
     const dictionary = vectorFromArray(['p', 'q'], new Utf8());
     const k = makeData({ type: new Dictionary(new Utf8(), new Int32()), length: 2, nullCount: 0, data: Int32Array.from([1, 7]), dictionary });
     expect(batchProblem(new RecordBatch({ k }))).toMatch(/column "k": row 1 refers to dictionary entry 7 of 2/);
+  });
+
+  it('refuses a batch declaring far more rows than its buffers carry (columns of type Null carry none)', () => {
+    const nulls = (n: number) => new RecordBatch(new Schema([new Field('v', new Null(), true)]), makeData({ type: new Struct([new Field('v', new Null(), true)]), length: n, nullCount: 0, children: [makeData({ type: new Null(), length: n, nullCount: n })] }));
+    expect(batchProblem(roundTrip(nulls(FREE_ROWS)))).toBeUndefined();
+    expect(batchProblem(roundTrip(nulls(100_000_000)))).toBe('the batch declares 100000000 rows but carries 0 bytes of column buffers (columns of type Null carry none)');
+    // a bool column carries a bit a row: many rows, all accounted for
+    const many = 1_000_000;
+    expect(batchProblem(roundTrip(new RecordBatch({ b: makeData({ type: new Bool(), length: many, nullCount: 0, data: new Uint8Array(many / 8) }) })))).toBeUndefined();
   });
 });

@@ -2,15 +2,27 @@
 import { type Data, DataType, type RecordBatch } from 'apache-arrow';
 
 /**
+ * Rows a batch may declare beyond one per bit of its buffers: columns of type Null carry no buffer,
+ * so a body of a few hundred bytes could otherwise declare billions of rows for the engine to store.
+ */
+export const FREE_ROWS = 1 << 16;
+
+/**
  * Why the buffers of `batch` cannot be what its columns claim, or undefined when they are sound.
  * apache-arrow's reader trusts the body's buffer lengths and offsets; a batch with a string offset
- * past its data would otherwise fail deep in the engine (or be written as it is). Checked per column (dictionaries included):
- * the validity bitmap covers every row, fixed-width values hold every row, variable-width offsets
- * start at 0 or more, never decrease and end within the data, dictionary indices are in range.
+ * past its data would otherwise fail deep in the engine (or be written as it is). Checked per
+ * column (dictionaries included): the validity bitmap covers every row, fixed-width values hold
+ * every row, variable-width offsets start at 0 or more, never decrease and end within the data,
+ * dictionary indices are in range. And the batch declares no more than `FREE_ROWS` rows beyond
+ * one per bit of its buffers.
  * @example
  * const problem = batchProblem(batch); if (problem) throw badRequest(problem, 'InvalidData');
  */
 export function batchProblem(batch: RecordBatch): string | undefined {
+  if (batch.numRows > FREE_ROWS) {
+    const bytes = batch.data.children.reduce((n, d) => n + bufferBytes(d), 0);
+    if (batch.numRows > FREE_ROWS + 8 * bytes) return `the batch declares ${batch.numRows} rows but carries ${bytes} bytes of column buffers (columns of type Null carry none)`;
+  }
   for (let c = 0; c < batch.schema.fields.length; c++) {
     const name = batch.schema.fields[c]!.name;
     const data = batch.data.children[c];
@@ -30,6 +42,7 @@ export function dataProblem(d: Data): string | undefined {
   const { offset, length } = d;
   const bitmap = d.nullBitmap as Uint8Array | undefined;
   if (d.nullCount > length) return `${d.nullCount} nulls in ${length} values`;
+  if (DataType.isNull(d.type)) return undefined; // every value null, no buffer (pyarrow's type of an all-None column)
   if (d.nullCount > 0 && (bitmap === undefined || bitmap.length * 8 < offset + length)) return 'the validity bitmap is shorter than the column';
   if (DataType.isDictionary(d.type)) return indexProblem(d) ?? (d.dictionary ? d.dictionary.data.map(dataProblem).find((p) => p) : 'no dictionary');
   if (DataType.isUtf8(d.type) || DataType.isBinary(d.type) || DataType.isLargeUtf8(d.type) || DataType.isLargeBinary(d.type)) return offsetsProblem(d);
@@ -40,6 +53,15 @@ export function dataProblem(d: Data): string | undefined {
     if (p) return p;
   }
   return undefined;
+}
+
+// the bytes of a column's buffers, its children's and its dictionary's included
+function bufferBytes(d: Data): number {
+  let n = 0;
+  for (const b of [d.values, d.valueOffsets, d.nullBitmap, d.typeIds] as (ArrayBufferView | undefined)[]) n += b?.byteLength ?? 0;
+  for (const c of d.children) n += bufferBytes(c);
+  for (const c of d.dictionary?.data ?? []) n += bufferBytes(c);
+  return n;
 }
 
 function offsetsProblem(d: Data): string | undefined {

@@ -1,5 +1,5 @@
 // Inserting untrusted Arrow IPC bodies over HTTP: broken buffers and trailing bytes are a 400 and change nothing.
-import { Field, Int32, RecordBatch, Schema, Table, Utf8, makeData, tableToIPC, vectorFromArray } from 'apache-arrow';
+import { Field, Int32, Null, RecordBatch, Schema, Struct, Table, Utf8, makeData, tableToIPC, vectorFromArray } from 'apache-arrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manifests, startTestServer, type TestServer } from '../test-util/server.js';
 
@@ -66,8 +66,25 @@ describe('sdk/insert of a broken body', () => {
     expect(await numRows()).toBe(3);
   });
 
+  it('takes a column of type Null (pyarrow\'s type of an all-None column), and answers 400 on one declaring millions of rows it does not carry', async () => {
+    const withNulls = (n: number) => {
+      const fields = [new Field('id', new Int32(), false), new Field('s', new Null(), true)];
+      const id = makeData({ type: new Int32(), length: n, nullCount: 0, data: new Int32Array(n) });
+      return new RecordBatch(new Schema(fields), makeData({ type: new Struct(fields), length: n, nullCount: 0, children: [id, makeData({ type: new Null(), length: n, nullCount: n })] }));
+    };
+    expect((await insert(ipc(withNulls(2)))).status).toBe(200);
+    expect(await numRows()).toBe(5);
+    // the id column carries its rows; a Null column of 100M rows alone carries none
+    const fields = [new Field('s', new Null(), true)];
+    const huge = new RecordBatch(new Schema(fields), makeData({ type: new Struct(fields), length: 100_000_000, nullCount: 0, children: [makeData({ type: new Null(), length: 100_000_000, nullCount: 100_000_000 })] }));
+    const res = await insert(ipc(huge));
+    expect(res.status).toBe(400);
+    expect(await res.text()).toMatch(/the batch declares 100000000 rows but carries 0 bytes of column buffers/);
+    expect(await numRows()).toBe(5);
+  });
+
   it('still takes a well-formed body', async () => {
     expect((await insert(ipc(rows([10, 11])))).status).toBe(200);
-    expect(await numRows()).toBe(5);
+    expect(await numRows()).toBe(7);
   });
 });
