@@ -1,7 +1,7 @@
 // The part writer thread: partition files it writes (appends, compaction merges) read back like inline ones.
 import { readFileSync, readdirSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
-import { Bool, Field, Float64, Int64, Int32, Schema, Utf8, tableFromArrays } from 'apache-arrow';
+import { Bool, Field, Float64, Int64, Int32, Schema, Utf8, makeVector, tableFromArrays, vectorFromArray } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
 import type { StoreContext } from '../context.js';
 import { openStore } from '../index.js';
@@ -9,7 +9,7 @@ import { cacheKey, loadColumn } from '../read/load.js';
 import { liveRows, openSnapshot } from '../read/snapshot.js';
 import { zoneStats } from '../storage/zonemap.js';
 import { tempDir } from '../test-util/tmp.js';
-import { WRITER_NICE } from './part-writer.js';
+import { WRITER_NICE, joinUnshared, sharedData } from './part-writer.js';
 import { MIN_POOLED } from './shared-pool.js';
 import { mergeParts } from './partition.js';
 
@@ -34,6 +34,30 @@ const row = (id: number) => ({
 // every row as a comparable string (NaN and bigint survive)
 const rows = async (t: ReturnType<Awaited<ReturnType<typeof openStore>>['table']>) =>
   (await t.select(undefined, { cols: ['id', 'v', 'name', 'flag', 'big', 'geom'] }).all()).map((r) => JSON.stringify(r, (_k, v) => (typeof v === 'bigint' ? `${v}n` : Number.isNaN(v) ? 'NaN' : v)));
+
+describe('joinUnshared', () => {
+  it('joins a column\'s chunks into buffers from the allocator when any is not in shared memory, and leaves shared or lone ones as they are', () => {
+    const values = (from: number) => Array.from({ length: 2048 }, (_, i) => ((from + i) % 7 === 0 ? null : from + i));
+    const floats = [0, 2048, 4096].map((from) => vectorFromArray(values(from), new Float64()).data[0]!);
+    const texts = [0, 2048].map((from) => vectorFromArray(values(from).map((v) => (v === null ? null : `s${v}`)), new Utf8()).data[0]!);
+    const asked: number[] = [];
+    const alloc = (bytes: number) => (asked.push(bytes), new SharedArrayBuffer(bytes));
+    for (const [type, chunks] of [[new Float64(), floats], [new Utf8(), texts]] as const) {
+      asked.length = 0;
+      const joined = joinUnshared(type, chunks, alloc);
+      expect(joined).toHaveLength(1);
+      const [one] = joined;
+      expect(one!.length).toBe(chunks.length * 2048);
+      expect([one!.values, one!.nullBitmap, ...(one!.valueOffsets ? [one!.valueOffsets] : [])].every((b) => (b as ArrayBufferView).buffer instanceof SharedArrayBuffer)).toBe(true);
+      expect(asked.length).toBeGreaterThan(0); // every buffer from the allocator
+      expect([...makeVector(one!)]).toEqual(chunks.flatMap((c) => [...makeVector(c)]));
+    }
+    // already shared, or one chunk: as they are (share() copies a lone unshared one)
+    const shared = floats.map((c) => sharedData(c));
+    expect(joinUnshared(new Float64(), shared, alloc)).toBe(shared);
+    expect(joinUnshared(new Float64(), [floats[0]!], alloc)).toEqual([floats[0]]);
+  });
+});
 
 describe('part writer', () => {
   it('writes appends and compaction merges that read back like inline writes, zone maps included', async () => {
