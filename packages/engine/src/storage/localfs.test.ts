@@ -1,9 +1,9 @@
-import { readFile, readdir } from 'node:fs/promises';
+import { open, readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tempDir } from '../test-util/tmp.js';
-import { LocalBlobStore, WRITE_BYTES, writeAllSync, writeFileDurably } from './localfs.js';
+import { GATHER_BELOW, LocalBlobStore, WRITE_BYTES, writeAllSync, writeFileDurably } from './localfs.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -49,6 +49,50 @@ describe('LocalBlobStore', () => {
     await expect(reader.read(30_000, new Uint8Array(4))).rejects.toThrow('truncated');
     await reader.close();
     await expect(blobs.openReader('parts/t/none.hlp')).rejects.toThrow('cannot open data file');
+  });
+
+  it('writes the small appends of one turn together, large ones alone, around skipped stretches, all in place', async () => {
+    const { blobs, root } = await store();
+    // the FileHandle class the writer uses, to count its calls
+    const probe = await open(join(root, 'probe'), 'w');
+    const proto = Object.getPrototypeOf(probe) as { write: (...a: unknown[]) => unknown; writev: (...a: unknown[]) => unknown };
+    await probe.close();
+    const write = vi.spyOn(proto, 'write');
+    const writev = vi.spyOn(proto, 'writev');
+    try {
+      await fc.assert(
+        fc.asyncProperty(fc.array(fc.oneof(fc.nat({ max: 300 }), fc.constantFrom(GATHER_BELOW, GATHER_BELOW + 7), fc.constant(-1)), { maxLength: 60 }), async (plan) => {
+          write.mockClear();
+          writev.mockClear();
+          const w = await blobs.create('t/gather.bin');
+          const expected: number[] = [];
+          const holes: { at: number; bytes: Uint8Array }[] = [];
+          let large = 0;
+          for (const [k, n] of plan.entries()) {
+            if (n === -1) {
+              // a stretch left for a positioned write, made after the appends around it
+              const bytes = Uint8Array.from({ length: 5 }, (_, i) => (k + i) & 255);
+              holes.push({ at: w.skip(5), bytes });
+              expected.push(...bytes);
+              continue;
+            }
+            const bytes = Uint8Array.from({ length: n }, (_, i) => (k * 31 + i) & 255);
+            if (n >= GATHER_BELOW) large++;
+            void w.append(bytes);
+            expected.push(...bytes);
+          }
+          for (const h of holes) void w.writeAt(h.at, h.bytes);
+          await w.commit();
+          expect([...(await readFile(join(root, 't/gather.bin')))]).toEqual(expected);
+          // a call per large append and per positioned write; the small ones between them share one
+          expect(write.mock.calls.length + writev.mock.calls.length).toBeLessThanOrEqual(large + holes.length + (large + holes.length + 1));
+        }),
+        { numRuns: 40 },
+      );
+    } finally {
+      write.mockRestore();
+      writev.mockRestore();
+    }
   });
 
   it('fills a skipped stretch with positioned writes, around appends and data syncs', async () => {
