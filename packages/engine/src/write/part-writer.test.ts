@@ -1,7 +1,7 @@
 // The part writer thread: partition files it writes (appends, compaction merges) read back like inline ones.
 import { readFileSync, readdirSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
-import { Bool, Field, Float64, Int64, Int32, Schema, Utf8, makeVector, tableFromArrays, vectorFromArray } from 'apache-arrow';
+import { Bool, type Data, Field, Float64, Int64, Int32, Schema, Utf8, makeVector, tableFromArrays, vectorFromArray } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
 import type { StoreContext } from '../context.js';
 import { openStore } from '../index.js';
@@ -50,7 +50,8 @@ describe('joinUnshared', () => {
       expect(one!.length).toBe(chunks.length * 2048);
       expect([one!.values, one!.nullBitmap, ...(one!.valueOffsets ? [one!.valueOffsets] : [])].every((b) => (b as ArrayBufferView).buffer instanceof SharedArrayBuffer)).toBe(true);
       expect(asked.length).toBeGreaterThan(0); // every buffer from the allocator
-      expect([...makeVector(one!)]).toEqual(chunks.flatMap((c) => [...makeVector(c)]));
+      const values = (d: Data) => [...makeVector(d as Data<Float64>)];
+      expect(values(one!)).toEqual(chunks.flatMap(values));
     }
     // already shared, or one chunk: as they are (share() copies a lone unshared one)
     const shared = floats.map((c) => sharedData(c));
