@@ -191,5 +191,11 @@ describe('ipcMessageProblem', () => {
     m.setBigInt64(bodyAt, BigInt(body), true);
     expect(ipcMessageProblem(meta, body - 1)).toBe(`a message body of ${body} bytes, over the limit of ${body - 1}`);
     expect(ipcMessageProblem(new Uint8Array(2))).toBe('2 bytes of message metadata');
+    // the record batch's row count (RecordBatch slot 0) made negative
+    const header = root + m.getUint16(vt + 8, true);
+    const batch = header + m.getUint32(header, true);
+    const batchVt = batch - m.getInt32(batch, true);
+    m.setBigInt64(batch + m.getUint16(batchVt + 4, true), -5n, true);
+    expect(ipcMessageProblem(meta)).toBe('a record batch of -5 rows');
   });
 });

@@ -13,10 +13,12 @@ type FieldSpec =
   | { readonly kind: 'vector'; readonly size: number; readonly check?: (v: VectorAt) => string | undefined }
   | { readonly kind: 'union'; readonly typeSlot: number; readonly members: (type: number) => TableSpec | string };
 
-/** A table's fields, by vtable slot. */
+/** A table's fields, by vtable slot, and what its scalars must hold. */
 interface TableSpec {
   readonly name: string;
   readonly fields: readonly FieldSpec[];
+  /** Why the table at `t` (its layout verified) holds values no reader can take, or undefined. */
+  readonly check?: (bytes: DataView, t: number) => string | undefined;
 }
 
 /** A vector's elements: `length` of them from `start`, in `bytes`. */
@@ -111,6 +113,11 @@ function buffersProblem(v: VectorAt): string | undefined {
 const RecordBatch: TableSpec = {
   name: 'RecordBatch',
   fields: [8, vector(16, nodesProblem), vector(16, buffersProblem), table(() => ({ name: 'BodyCompression', fields: [1, 1] })), vector(8)],
+  check: (bytes, t) => {
+    const at = fieldAt(bytes, t, 0);
+    const rows = at === 0 ? 0 : int64(bytes, at);
+    return rows >= 0 && Number.isSafeInteger(rows) ? undefined : `a record batch of ${rows} rows`;
+  },
 };
 
 const DictionaryBatch: TableSpec = { name: 'DictionaryBatch', fields: [8, table(() => RecordBatch), 1] };
@@ -230,6 +237,8 @@ function verifyTable(bytes: DataView, t: number, spec: TableSpec, depth: number,
     const size = field === undefined ? 1 : typeof field === 'number' ? field : 4;
     if (off < 4 || off + size > tableSize) throw new Invalid(`field ${slot} of the ${spec.name} table at byte ${t} lies outside it`);
   }
+  const problem = spec.check?.(bytes, t);
+  if (problem) throw new Invalid(problem);
   if (message) {
     const at = fieldAt(bytes, t, 3);
     const body = at === 0 ? 0 : int64(bytes, at);
