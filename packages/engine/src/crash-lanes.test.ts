@@ -2,7 +2,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openStore } from './index.js';
-import { bundleChild, countBatches, onLines, rowsOf, startChild } from './test-util/crash.js';
+import { bundleChild, countBatches, describeBatch, onLines, rowsOf, startChild } from './test-util/crash.js';
 import { expectNoOrphans, expectNoOrphansOf } from './test-util/orphans.js';
 import { labelled, soakInt, soakTimeout } from './test-util/soak.js';
 import { tempDir } from './test-util/tmp.js';
@@ -13,6 +13,8 @@ const KILLS = Math.ceil(soakInt('HALOCLINE_SOAK_KILLS', 50) / 12);
 const SEED = soakInt('HALOCLINE_SOAK_SEED', 12345);
 let bundle = '';
 const dirs: Array<() => Promise<void>> = [];
+// the batch each child of a lane began with (it goes on from the last one of its lane it sees), for failures' messages
+const starts: number[][] = Array.from({ length: LANES }, () => []);
 beforeAll(async () => {
   bundle = await bundleChild('crash-lanes');
 });
@@ -83,6 +85,7 @@ function launch(path: string, lane: number, workers: number): Lane {
     }),
   };
   onLines(proc, (word, n) => {
+    if (word === 'start') starts[lane]!.push(Number(n));
     if (word === 'ack') state.last = Number(n);
     if (word === 'ready') started();
     if (word === 'token') state.token = n;
@@ -97,14 +100,20 @@ async function verify(path: string, acked: readonly number[], dead: number | nul
   const store = await openStore({ path, workers: 0 });
   try {
     const counts = await countBatches(store);
-    return acked.map((floor, lane) => {
+    const lasts: number[] = [];
+    for (const [lane, floor] of acked.entries()) {
       const mine = [...counts.keys()].filter((b) => b % LANES === lane);
       const last = Math.max(lane - LANES, ...mine);
       expect(last, `lane ${lane}'s last batch`).toBeGreaterThanOrEqual(floor);
       if (lane === dead || dead === null) expect(last, `lane ${lane}'s last batch`).toBeLessThanOrEqual(floor + LANES);
-      for (let b = lane; b <= last; b += LANES) expect(counts.get(b), `batch ${b} of lane ${lane} (last ${last})`).toBe(rowsOf(b, last, LANES));
-      return last;
-    });
+      for (let b = lane; b <= last; b += LANES) {
+        if (counts.get(b) === rowsOf(b, last, LANES)) continue;
+        const why = `batch ${b} of lane ${lane} (last ${last}; the lane's children started at batches ${starts[lane]!.join(', ')}): ${await describeBatch(store, b)}`;
+        expect(counts.get(b), why).toBe(rowsOf(b, last, LANES));
+      }
+      lasts.push(last);
+    }
+    return lasts;
   } finally {
     await store.close();
   }

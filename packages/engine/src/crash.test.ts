@@ -2,7 +2,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from './index.js';
-import { countBatches, bundleChild, onLines, rowsOf, startChild } from './test-util/crash.js';
+import { countBatches, bundleChild, describeBatch, onLines, rowsOf, startChild } from './test-util/crash.js';
 import { expectNoOrphans } from './test-util/orphans.js';
 import { labelled, soakInt, soakTimeout } from './test-util/soak.js';
 import { tempDir } from './test-util/tmp.js';
@@ -79,7 +79,9 @@ async function verify(path: string, acked: number): Promise<number> {
     last = Math.max(-1, ...counts.keys());
     expect([acked, acked + 1]).toContain(last);
     // commit c inserted batch c whole and deleted the odd rows of batch c - 2, all or nothing
-    for (let b = 0; b <= last; b++) expect(counts.get(b), `batch ${b} of ${last}`).toBe(rowsOf(b, last));
+    for (let b = 0; b <= last; b++) {
+      if (counts.get(b) !== rowsOf(b, last)) expect(counts.get(b), `batch ${b} of ${last}: ${await describeBatch(store, b)}`).toBe(rowsOf(b, last));
+    }
   } finally {
     await store.close();
   }

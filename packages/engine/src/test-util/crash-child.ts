@@ -24,6 +24,7 @@ if (!(await t.schema())) {
 }
 const last = await t.select('batch % $n == $lane', { cols: ['batch'], vars: { n: lanes, lane } }).all();
 let batch = last.reduce((m, r) => Math.max(m, (r.batch as number) + lanes), lane);
+process.stdout.write(`start ${batch}\n`);
 // "ready" (the parent's kill timer starts) after the first commit: the threads have started by then
 for (let first = true; ; first = false) {
   const data = Array.from({ length: rows }, (_, i) => ({ batch, i, v: i % 7 === 0 ? null : batch + i / rows }));

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { type Store } from '../index.js';
+import type { StoreContext } from '../context.js';
+import { type PartRecord, type TableRecord, partPrefix, tableKey } from '../storage/records.js';
 
 /** Rows each child commits per batch. */
 export const ROWS = 400;
@@ -55,6 +57,23 @@ export async function countBatches(store: Store): Promise<Map<number, number>> {
     for (const v of col) counts.set(v, (counts.get(v) ?? 0) + 1);
   }
   return counts;
+}
+
+/**
+ * What a batch whose count is wrong holds, for the failure's message: its rows, distinct and odd
+ * row numbers, and the partitions they lie in (a lost delete leaves odd rows; a batch written twice
+ * or a partition visible beside its replacement, each row number twice).
+ */
+export async function describeBatch(store: Store, b: number): Promise<string> {
+  const rows = await store.table('obs').select('batch == $b', { cols: ['i'], vars: { b } }).all();
+  const seen = new Map<number, number>();
+  for (const r of rows) seen.set(r.i as number, (seen.get(r.i as number) ?? 0) + 1);
+  const odd = [...seen.keys()].filter((i) => i % 2 === 1).length;
+  const twice = [...seen.values()].filter((n) => n > 1).length;
+  const ctx = (store as unknown as { ctx: StoreContext }).ctx;
+  const table = ctx.meta.get<TableRecord>(tableKey('obs'))!;
+  const parts = ctx.meta.range<PartRecord>(partPrefix(table.id)).map(([, p]) => `${p.id} (${p.rows} rows, added v${p.added})`);
+  return `${rows.length} rows, ${seen.size} distinct row numbers (${odd} odd, ${twice} seen more than once), table at v${table.version} in ${parts.length} partitions: ${parts.join(', ')}`;
 }
 
 /** The rows batch `b` of a lane whose last commit is `last` has: commit c deleted the odd rows of the lane's batch two back. */
