@@ -106,10 +106,13 @@ async function verify(path: string, acked: readonly number[], dead: number | nul
       const last = Math.max(lane - LANES, ...mine);
       expect(last, `lane ${lane}'s last batch`).toBeGreaterThanOrEqual(floor);
       if (lane === dead || dead === null) expect(last, `lane ${lane}'s last batch`).toBeLessThanOrEqual(floor + LANES);
-      for (let b = lane; b <= last; b += LANES) {
-        if (counts.get(b) === rowsOf(b, last, LANES)) continue;
-        const why = `batch ${b} of lane ${lane} (last ${last}; the lane's children started at batches ${starts[lane]!.join(', ')}): ${await describeBatch(store, b)}`;
-        expect(counts.get(b), why).toBe(rowsOf(b, last, LANES));
+      // every batch whose count is wrong, for the message: a lost commit leaves its batch missing and the one it deleted from whole
+      const wrong = [];
+      for (let b = lane; b <= last; b += LANES) if (counts.get(b) !== rowsOf(b, last, LANES)) wrong.push(`${b}: ${counts.get(b) ?? 'none'} rows, not ${rowsOf(b, last, LANES)}`);
+      if (wrong.length > 0) {
+        const first = Number(wrong[0]!.split(':')[0]);
+        const why = `batches of lane ${lane} (last ${last}; the lane's children started at batches ${starts[lane]!.join(', ')}): ${wrong.join('; ')}; batch ${first}: ${await describeBatch(store, first)}`;
+        expect(wrong, why).toEqual([]);
       }
       lasts.push(last);
     }

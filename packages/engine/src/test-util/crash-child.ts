@@ -32,7 +32,11 @@ for (let first = true; ; first = false) {
     await tx.insert(data.slice(0, rows / 2));
     await tx.insert(data.slice(rows / 2));
     // batch b deletes the odd rows of its lane's batch two back, b - 2 * lanes
-    if (batch >= 2 * lanes) await tx.delete('batch == $b and i % 2 == 1', { vars: { b: batch - 2 * lanes } });
+    if (batch >= 2 * lanes) {
+      const n = await tx.delete('batch == $b and i % 2 == 1', { vars: { b: batch - 2 * lanes } });
+      // the batch two back is whole and no other commit deleted from it: a delete finding fewer is a bug (the child dies with it)
+      if (n !== rows / 2) throw new Error(`batch ${batch}'s delete found ${n} odd rows of batch ${batch - 2 * lanes}, not ${rows / 2}`);
+    }
   });
   process.stdout.write(`ack ${batch}\n`);
   if (first) process.stdout.write(`ready ${batch}\n`);
