@@ -101,6 +101,8 @@ async function verify(path: string, acked: readonly number[], dead: number | nul
   try {
     const counts = await countBatches(store);
     const lasts: number[] = [];
+    // every lane's wrong batches, for one message: a lost or misdirected delete may show in the other lane
+    const problems: string[] = [];
     for (const [lane, floor] of acked.entries()) {
       const mine = [...counts.keys()].filter((b) => b % LANES === lane);
       const last = Math.max(lane - LANES, ...mine);
@@ -108,14 +110,14 @@ async function verify(path: string, acked: readonly number[], dead: number | nul
       if (lane === dead || dead === null) expect(last, `lane ${lane}'s last batch`).toBeLessThanOrEqual(floor + LANES);
       // every batch whose count is wrong, for the message: a lost commit leaves its batch missing and the one it deleted from whole
       const wrong = [];
-      for (let b = lane; b <= last; b += LANES) if (counts.get(b) !== rowsOf(b, last, LANES)) wrong.push(`${b}: ${counts.get(b) ?? 'none'} rows, not ${rowsOf(b, last, LANES)}`);
+      for (let b = lane; b <= last; b += LANES) if (counts.get(b) !== rowsOf(b, last, LANES)) wrong.push(b);
       if (wrong.length > 0) {
-        const first = Number(wrong[0]!.split(':')[0]);
-        const why = `batches of lane ${lane} (last ${last}; the lane's children started at batches ${starts[lane]!.join(', ')}): ${wrong.join('; ')}; batch ${first}: ${await describeBatch(store, first)}`;
-        expect(wrong, why).toEqual([]);
+        const each = wrong.map((b) => `${b}: ${counts.get(b) ?? 'none'} rows, not ${rowsOf(b, last, LANES)}`);
+        problems.push(`lane ${lane} (last ${last}; its children started at batches ${starts[lane]!.join(', ')}): ${each.join('; ')}; batch ${wrong[0]}: ${await describeBatch(store, wrong[0]!)}`);
       }
       lasts.push(last);
     }
+    expect(problems, `batches with wrong counts: ${problems.join(' | ')}`).toEqual([]);
     return lasts;
   } finally {
     await store.close();
