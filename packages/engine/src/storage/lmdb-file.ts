@@ -24,10 +24,19 @@ export function checkDataFile(file: string): void {
     throw e;
   }
   try {
-    const { size } = fstatSync(fd);
-    if (size === 0) return; // created, not yet written: LMDB initialises it
-    const first = metaAt(fd, 0);
-    if (size < MIN_FILE || !first) {
+    // another process may be writing a new environment's two meta pages right now (LMDB does that
+    // under its lock file, which this check does not take): a file too short or without the magic
+    // is looked at again a few times, a few milliseconds apart, before it is refused
+    let first: Meta | undefined;
+    for (let look = 1; ; look++) {
+      const { size } = fstatSync(fd);
+      if (size === 0) return; // created, not yet written: LMDB initialises it
+      first = metaAt(fd, 0);
+      if (size >= MIN_FILE && first) break;
+      if (look < LOOKS) {
+        Atomics.wait(pause, 0, 0, LOOK_MS);
+        continue;
+      }
       const why = size < MIN_FILE ? `${size} bytes, shorter than two pages` : 'no LMDB magic in its first page';
       throw corrupt(file, `is not an LMDB environment (${why})`);
     }
@@ -57,6 +66,10 @@ const MIN_FILE = 2 * 4096;
 const VALID_PAGE = new Set([512, 1024, 2048, 4096, 8192, 16384, 32768, 65536]);
 // walks of the trees while other processes keep committing, before a page past the end is believed
 const WALKS = 5;
+// looks at a file that is not (yet) an environment, and the pause between them
+const LOOKS = 10;
+const LOOK_MS = 10;
+const pause = new Int32Array(new SharedArrayBuffer(4));
 
 interface Meta {
   pageSize: number;

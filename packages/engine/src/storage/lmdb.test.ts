@@ -1,5 +1,6 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore } from '../store.js';
 import { rejected } from '../test-util/errors.js';
@@ -171,6 +172,38 @@ describe('a damaged data file', () => {
     cleanups.push(cut.remove);
     await writeFile(join(cut.path, 'data.mdb'), short!.subarray(0, short!.length - 4096));
     expect((await rejected('Corrupt', openShared(cut.path, { encoding: 'binary', compression: false }))).message).toContain('lies past its end');
+  });
+});
+
+describe('a data file another process is creating', () => {
+  it('is taken once its two meta pages are there, not refused for the moment it holds one', async () => {
+    // LMDB writes a new environment's two meta pages under its lock file, which the check before
+    // open does not take: a process opening the store at the same moment saw the file one page long
+    const good = await tempDir();
+    cleanups.push(good.remove);
+    const meta = await openLmdbMetaStore(good.path);
+    await meta.write((tx) => tx.put('k', 'v'));
+    await meta.close();
+    const valid = await readFile(join(good.path, 'data.mdb'));
+    const dir = await tempDir();
+    cleanups.push(dir.remove);
+    const file = join(dir.path, 'data.mdb');
+    await writeFile(file, valid.subarray(0, 4096));
+    // the rest lands from another thread as soon as it is told, while this one checks the file
+    const flag = new Int32Array(new SharedArrayBuffer(4));
+    const writer = new Worker(
+      `const { workerData: { flag, file, rest } } = require('node:worker_threads');
+       Atomics.wait(flag, 0, 0);
+       require('node:fs').appendFileSync(file, rest);`,
+      { eval: true, workerData: { flag, file, rest: valid.subarray(4096) } },
+    );
+    cleanups.push(async () => void (await writer.terminate()));
+    await new Promise((resolve) => writer.once('online', resolve));
+    Atomics.store(flag, 0, 1);
+    Atomics.notify(flag, 0);
+    const env = await openShared<Buffer>(dir.path, { encoding: 'binary', compression: false });
+    cleanups.push(() => env.release());
+    expect(env.db.getKeysCount()).toBe(1);
   });
 });
 
