@@ -1,6 +1,6 @@
 // Child process of the crash test: numbered transactions forever (insert a batch in two halves, delete half of an older one), acknowledging each on stdout.
 import { Schema, Field, Int32, Float64 } from 'apache-arrow';
-import { isHaloclineError, openStore } from '../index.js';
+import { type Transaction, isHaloclineError, openStore } from '../index.js';
 
 const [path, rowsArg, workersArg, laneArg, lanesArg] = process.argv.slice(2);
 const rows = Number(rowsArg ?? 500);
@@ -45,7 +45,7 @@ for (let first = true; ; first = false) {
 
 // where a delete's missing rows are: counts of the batch inside the transaction and in a fresh
 // snapshot, each with the filter as written (zone maps prune) and as arithmetic (no pruning)
-async function lookAgain(tx: { select(filter: string, options: { vars: Record<string, number> }): { count(): Promise<number> } }, b: number): Promise<string> {
+async function lookAgain(tx: Transaction, b: number): Promise<string> {
   const vars = { vars: { b } };
   const counts = await Promise.all(
     [tx, t].flatMap((reader) => ['batch == $b', 'batch + 0 == $b'].map((filter) => reader.select(filter, vars).count().catch((e: unknown) => String(e)))),

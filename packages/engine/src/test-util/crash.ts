@@ -61,8 +61,8 @@ export async function countBatches(store: Store): Promise<Map<number, number>> {
 
 /**
  * What a batch whose count is wrong holds, for the failure's message: its rows, distinct and odd
- * row numbers, and the partitions they lie in (a lost delete leaves odd rows; a batch written twice
- * or a partition visible beside its replacement, each row number twice).
+ * row numbers (a lost delete leaves odd rows; a batch written twice or a partition visible beside
+ * its replacement, each row number twice), and every partition of the table with its rows and version.
  */
 export async function describeBatch(store: Store, b: number): Promise<string> {
   const rows = await store.table('obs').select('batch == $b', { cols: ['i'], vars: { b } }).all();
