@@ -81,7 +81,7 @@ function launch(path: string, lane: number, workers: number): Lane {
     ready: new Promise<void>((r) => (started = r)),
     killed: new Promise<void>((resolve, reject) => {
       // 'close', not 'exit': stdout may still hold acknowledgements at 'exit'
-      proc.on('close', (_code, signal) => (signal === 'SIGKILL' ? resolve() : reject(new Error(`lane ${lane}'s child exited without being killed: ${stderr}`))));
+      proc.on('close', (code, signal) => (signal === 'SIGKILL' ? resolve() : reject(new Error(`lane ${lane}'s child exited without being killed (code ${code}, signal ${signal}): ${stderr}`))));
     }),
   };
   onLines(proc, (word, n) => {

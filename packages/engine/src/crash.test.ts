@@ -63,7 +63,7 @@ function runAndKill(proc: ChildProcess, ms: number, early: boolean): Promise<num
     });
     // 'close', not 'exit': at 'exit' stdout may still hold the last acknowledgements, and a commit acknowledged
     // but not read here would look like a second unacknowledged one
-    proc.on('close', (_code, signal) => (signal === 'SIGKILL' ? resolve(last) : reject(new Error(`child exited without being killed: ${stderr}`))));
+    proc.on('close', (code, signal) => (signal === 'SIGKILL' ? resolve(last) : reject(new Error(`child exited without being killed (code ${code}, signal ${signal}): ${stderr}`))));
     proc.stdin!.write('go\n');
     if (early) setTimeout(() => proc.kill('SIGKILL'), ms);
   });
