@@ -28,6 +28,17 @@ const handles = new Map<string, Entry>();
  * run its transaction callback. LMDB itself says not to open an environment twice in a process.
  * Every use must pass the same options. An open while the last use's close runs waits for the close.
  * `Corrupt` when the environment's data file is not an LMDB environment or is cut short (see `checkDataFile`).
+ *
+ * Always without lmdb-js's `overlappingSync` (its default where `noSync` is not set): each commit is
+ * made durable inside its write transaction, as in plain LMDB. With it, a commit's fsync runs after the
+ * write lock is released, under a second cross-process mutex; when a process is killed holding that
+ * mutex (mid-fsync, where kill -9 often lands), the next process to take it "recovers" it as if it
+ * were the write lock: it resets the lock file's last transaction id without holding the write lock
+ * (racing a concurrent commit, whose transaction the next writer then overwrites: a whole
+ * acknowledged commit lost) and marks its own environment fatal when it has a write transaction
+ * open. Several processes committing while one is killed lost commits, corrupted the free list
+ * ("duplicate value", "freelist entry had bad/duplicate entries") and crashed (SIGSEGV) within a
+ * minute; without it, none in the same runs (docs/architecture.md, "Several processes").
  */
 export async function openShared<V>(path: string, options: Omit<RootDatabaseOptionsWithPath, 'path'>): Promise<SharedLmdb<V>> {
   mkdirSync(path, { recursive: true });
@@ -43,7 +54,7 @@ export async function openShared<V>(path: string, options: Omit<RootDatabaseOpti
   }
   if (!entry) {
     checkDataFile(join(key, 'data.mdb')); // synchronous: no other open of this path may start meanwhile
-    entry = { db: open<unknown, string>({ ...options, path: key }), options: described, uses: 0 };
+    entry = { db: open<unknown, string>({ ...options, overlappingSync: false, path: key }), options: described, uses: 0 };
     handles.set(key, entry);
   }
   entry.uses++;

@@ -14,18 +14,19 @@ export const ROWS = 400;
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 /**
- * Bundles the child (packages external, resolved from the package's node_modules) into its own
- * folder per test file (`name`: test files run in parallel): a child starts in a fraction of the time
- * tsx needs. It runs a scan worker and the part writer thread: their entries are bundled beside it.
- * Resolves with the bundle's path.
+ * Bundles the child `child` (a module of test-util, by default the crash tests' `crash-child.ts`;
+ * packages external, resolved from the package's node_modules) into its own folder per test file
+ * (`name`: test files run in parallel): a child starts in a fraction of the time tsx needs. A child
+ * may run a scan worker and the part writer thread: their entries are bundled beside it. Resolves
+ * with the bundle's path.
  */
-export async function bundleChild(name: string): Promise<string> {
+export async function bundleChild(name: string, child = 'crash-child'): Promise<string> {
   const dir = here(`../../node_modules/.cache/halocline/${name}`);
   await mkdir(dir, { recursive: true });
   await writeFile(join(dir, 'package.json'), '{ "type": "module" }\n');
-  const entryPoints = { 'crash-child': here('./crash-child.ts'), worker: here('../exec/worker.ts'), 'part-worker': here('../write/part-worker.ts') };
+  const entryPoints = { [child]: here(`./${child}.ts`), worker: here('../exec/worker.ts'), 'part-worker': here('../write/part-worker.ts') };
   await build({ entryPoints, bundle: true, platform: 'node', format: 'esm', packages: 'external', outdir: dir, logLevel: 'silent' });
-  return join(dir, 'crash-child.js');
+  return join(dir, `${child}.js`);
 }
 
 /** Starts a child on the store at `path`; it loads its modules and waits for `go` on stdin. Lane `lane` of `lanes` writes the batches b with b % lanes == lane. */
