@@ -38,7 +38,8 @@ const handles = new Map<string, Entry>();
  * acknowledged commit lost) and marks its own environment fatal when it has a write transaction
  * open. Several processes committing while one is killed lost commits, corrupted the free list
  * ("duplicate value", "freelist entry had bad/duplicate entries") and crashed (SIGSEGV) within a
- * minute; without it, none in the same runs (docs/architecture.md, "Several processes").
+ * minute; without it, no commit was lost in the same runs, and a process crashed inside lmdb-js
+ * about once in 2,000 kills, which is still open (docs/architecture.md, "Several processes").
  */
 export async function openShared<V>(path: string, options: Omit<RootDatabaseOptionsWithPath, 'path'>): Promise<SharedLmdb<V>> {
   mkdirSync(path, { recursive: true });
