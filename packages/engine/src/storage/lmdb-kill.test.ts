@@ -12,7 +12,7 @@ import { openLmdbMetaStore } from './lmdb.js';
 const CHILDREN = 4;
 // soak runs set these (test-util/soak.ts): a quarter of the single-process crash test's kills.
 // lmdb-js's overlapping sync lost commits and corrupted the free list within some hundreds of kills
-// (storage/lmdb-shared.ts); without it, a child still crashed inside lmdb-js about once in 2,000
+// (storage/lmdb-shared.ts); without it, a child still crashed inside lmdb-js about once in a few thousand
 // (docs/architecture.md, "Several processes"), so CI's run is short
 const KILLS = Math.ceil(soakInt('HALOCLINE_SOAK_KILLS', 50) / 4);
 const SEED = soakInt('HALOCLINE_SOAK_SEED', 4242);

@@ -39,7 +39,7 @@ const handles = new Map<string, Entry>();
  * open. Several processes committing while one is killed lost commits, corrupted the free list
  * ("duplicate value", "freelist entry had bad/duplicate entries") and crashed (SIGSEGV) within a
  * minute; without it, no commit was lost in the same runs, and a process crashed inside lmdb-js
- * about once in 2,000 kills, which is still open (docs/architecture.md, "Several processes").
+ * about once in a few thousand kills, which is still open (docs/architecture.md, "Several processes").
  */
 export async function openShared<V>(path: string, options: Omit<RootDatabaseOptionsWithPath, 'path'>): Promise<SharedLmdb<V>> {
   mkdirSync(path, { recursive: true });
