@@ -2,9 +2,9 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openStore } from './index.js';
-import { bundleChild, countBatches, describeBatch, onLines, rowsOf, startChild } from './test-util/crash.js';
+import { bundleChild, countBatches, describeBatch, killedOnly, onLines, rowsOf, startChild } from './test-util/crash.js';
 import { expectNoOrphans, expectNoOrphansOf } from './test-util/orphans.js';
-import { labelled, soakInt, soakTimeout } from './test-util/soak.js';
+import { labelled, seededRandom, soakInt, soakTimeout } from './test-util/soak.js';
 import { tempDir } from './test-util/tmp.js';
 
 const LANES = 2;
@@ -32,8 +32,7 @@ interface Lane {
 it(`keeps both writers' acknowledged commits when one of two is killed, ${KILLS} times (seed ${SEED})`, async () => {
   const dir = await tempDir();
   dirs.push(dir.remove);
-  let seed = SEED;
-  const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff) / 2 ** 31;
+  const random = seededRandom(SEED);
   // lane l writes batches l, l + 2, ...: none yet is l - 2
   let acked = [-2, -1];
   // one child writes on the part writer thread, the other inline
@@ -71,18 +70,13 @@ it(`keeps both writers' acknowledged commits when one of two is killed, ${KILLS}
 // starts lane `lane`'s child and lets it go at once
 function launch(path: string, lane: number, workers: number): Lane {
   const proc = startChild(bundle, path, workers, lane, LANES);
-  let stderr = '';
-  proc.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   let started = () => {};
   const state: Lane = {
     proc,
     last: Number.NEGATIVE_INFINITY,
     token: '',
     ready: new Promise<void>((r) => (started = r)),
-    killed: new Promise<void>((resolve, reject) => {
-      // 'close', not 'exit': stdout may still hold acknowledgements at 'exit'
-      proc.on('close', (code, signal) => (signal === 'SIGKILL' ? resolve() : reject(new Error(`lane ${lane}'s child exited without being killed (code ${code}, signal ${signal}): ${stderr}`))));
-    }),
+    killed: killedOnly(proc, `lane ${lane}'s child`),
   };
   onLines(proc, (word, n) => {
     if (word === 'start') starts[lane]!.push(Number(n));

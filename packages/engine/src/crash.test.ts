@@ -2,9 +2,9 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from './index.js';
-import { countBatches, bundleChild, describeBatch, onLines, rowsOf, startChild } from './test-util/crash.js';
+import { countBatches, bundleChild, describeBatch, killedOnly, onLines, rowsOf, startChild } from './test-util/crash.js';
 import { expectNoOrphans } from './test-util/orphans.js';
-import { labelled, soakInt, soakTimeout } from './test-util/soak.js';
+import { labelled, seededRandom, soakInt, soakTimeout } from './test-util/soak.js';
 import { tempDir } from './test-util/tmp.js';
 
 // soak runs set these (test-util/soak.ts); CI's are the defaults
@@ -24,9 +24,7 @@ describe('crash safety', () => {
     const dir = await tempDir();
     dirs.push(dir.remove);
     let acked = -1;
-    let seed = SEED;
-    // a 31-bit LCG in exact integer arithmetic (Math.imul: the product of two such numbers is beyond a double's 53 bits)
-    const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff) / 2 ** 31;
+    const random = seededRandom(SEED);
     let next = start(dir.path, 0);
     let progress = 0;
     let late = 0;
@@ -53,20 +51,16 @@ describe('crash safety', () => {
 
 // lets the child go and kills it with SIGKILL `ms` after it is ready (`early`: after the go); returns the last acknowledged commit
 function runAndKill(proc: ChildProcess, ms: number, early: boolean): Promise<number> {
-  return new Promise((resolve, reject) => {
-    let last = -1;
-    let stderr = '';
-    proc.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-    onLines(proc, (word, n) => {
-      if (word === 'ready' && !early) setTimeout(() => proc.kill('SIGKILL'), ms);
-      if (word === 'ack') last = Number(n);
-    });
-    // 'close', not 'exit': at 'exit' stdout may still hold the last acknowledgements, and a commit acknowledged
-    // but not read here would look like a second unacknowledged one
-    proc.on('close', (code, signal) => (signal === 'SIGKILL' ? resolve(last) : reject(new Error(`child exited without being killed (code ${code}, signal ${signal}): ${stderr}`))));
-    proc.stdin!.write('go\n');
-    if (early) setTimeout(() => proc.kill('SIGKILL'), ms);
+  let last = -1;
+  onLines(proc, (word, n) => {
+    if (word === 'ready' && !early) setTimeout(() => proc.kill('SIGKILL'), ms);
+    if (word === 'ack') last = Number(n);
   });
+  // after 'close': a commit acknowledged but not read would look like a second unacknowledged one
+  const dead = killedOnly(proc, 'the child').then(() => last);
+  proc.stdin!.write('go\n');
+  if (early) setTimeout(() => proc.kill('SIGKILL'), ms);
+  return dead;
 }
 
 // checks the store after a kill; returns the last commit now in it (durable from here on)

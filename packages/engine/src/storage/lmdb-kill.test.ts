@@ -2,10 +2,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { openSync, readSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, expect, it } from 'vitest';
-import { bundleChild, onLines } from '../test-util/crash.js';
+import { beforeAll, expect, it, onTestFinished } from 'vitest';
+import { bundleChild, killedOnly, onLines } from '../test-util/crash.js';
 import { killKey } from '../test-util/lmdb-kill.js';
-import { labelled, soakInt, soakTimeout } from '../test-util/soak.js';
+import { labelled, seededRandom, soakInt, soakTimeout } from '../test-util/soak.js';
 import { tempDir } from '../test-util/tmp.js';
 import { openLmdbMetaStore } from './lmdb.js';
 
@@ -32,18 +32,14 @@ interface Child {
 
 it(`keeps every acknowledged commit of ${CHILDREN} processes writing one environment, one killed at a time, ${KILLS} times (seed ${SEED})`, async () => {
   const dir = await tempDir();
-  let seed = SEED;
-  const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff) / 2 ** 31;
+  onTestFinished(dir.remove);
+  const random = seededRandom(SEED);
   let made = 0;
   const launch = (): Child => {
     const id = `w${made++}`;
     const proc = spawn(process.execPath, [bundle, dir.path, id], { stdio: ['ignore', 'pipe', 'pipe'] });
     proc.on('error', () => undefined);
-    let stderr = '';
-    proc.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-    const dead = new Promise<void>((resolve, reject) => {
-      proc.on('close', (code, signal) => (signal === 'SIGKILL' ? resolve() : reject(new Error(`child ${id} died without being killed (code ${code}, signal ${signal}): ${stderr}`))));
-    });
+    const dead = killedOnly(proc, `child ${id}`);
     dead.catch(() => undefined); // surfaced where it is awaited
     const child: Child = { id, proc, last: -1, dead };
     onLines(proc, (word, n) => {
@@ -87,7 +83,6 @@ it(`keeps every acknowledged commit of ${CHILDREN} processes writing one environ
   const meta = await openLmdbMetaStore(dir.path);
   await meta.write((tx) => tx.put('after', 1));
   await meta.close();
-  await dir.remove();
 }, soakTimeout(60_000, 13, KILLS));
 
 // every child's last acknowledged commit is there (a child keeps its keys of the last 200 commits)

@@ -36,6 +36,19 @@ export function startChild(bundle: string, path: string, workers: number, lane =
   return proc;
 }
 
+/**
+ * Resolves once `proc` is gone after a SIGKILL; rejects when it ended any other way, naming `who`,
+ * its exit code, signal and stderr. Waits for 'close', not 'exit': at 'exit' stdout may still hold
+ * acknowledgements not yet read.
+ */
+export function killedOnly(proc: ChildProcess, who: string): Promise<void> {
+  let stderr = '';
+  proc.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  return new Promise((resolve, reject) => {
+    proc.on('close', (code, signal) => (signal === 'SIGKILL' ? resolve() : reject(new Error(`${who} exited without being killed (code ${code}, signal ${signal}): ${stderr}`))));
+  });
+}
+
 /** Calls `onLine(word, n)` for each line `word n` the child prints. */
 export function onLines(proc: ChildProcess, onLine: (word: string, n: string) => void): void {
   let buffered = '';

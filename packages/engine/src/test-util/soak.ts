@@ -45,3 +45,9 @@ export async function labelled<T>(label: string, f: () => Promise<T>): Promise<T
     throw e;
   }
 }
+
+/** A seeded generator of numbers in [0, 1): a 31-bit LCG in exact integer arithmetic (Math.imul: the product of two such numbers is beyond a double's 53 bits), enough to spread kill delays. */
+export function seededRandom(seed: number): () => number {
+  let state = seed;
+  return () => (state = (Math.imul(state, 1103515245) + 12345) & 0x7fffffff) / 2 ** 31;
+}
