@@ -85,8 +85,17 @@ export function sketchBytes(sketch: Sketch): number {
  * rangeFilter(prepareFilter('depth >= 60 and depth < 120', schema).typed) // { column: 'depth', lo: 60, loInclusive: true, hi: 120, hiInclusive: false }
  */
 export function rangeFilter(typed: TypedExpr): RangeFilter | null {
+  let range = ranges.get(typed);
+  if (range === undefined) ranges.set(typed, (range = rangeOf(typed)));
+  return range;
+}
+
+// a plan's filter is asked once per partition of every scan: answered once per filter object
+const ranges = new WeakMap<TypedExpr, RangeFilter | null>();
+
+function rangeOf(typed: TypedExpr): RangeFilter | null {
   if (typed.kind === 'logical' && typed.op === 'and') {
-    const [a, b] = [rangeFilter(typed.left), rangeFilter(typed.right)];
+    const [a, b] = [rangeOf(typed.left), rangeOf(typed.right)];
     return a === null || b === null || a.column !== b.column ? null : { column: a.column, ...intersect(a, b) };
   }
   const c = literalCompare(typed);

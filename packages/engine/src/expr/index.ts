@@ -10,5 +10,5 @@ export { bind } from './bind.js';
 export { typecheck, typecheckValue } from './typecheck.js';
 export { prepareFilter } from './prepare.js';
 export { compileFilter } from './compile.js';
-export { zoneAllMatch, zonePredicate } from './prune.js';
+export { zoneAllMatch, zonePredicate, zoneTests } from './prune.js';
 export { evaluateRow } from './reference.js';

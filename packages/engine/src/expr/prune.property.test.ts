@@ -2,7 +2,7 @@
 import { Field, Float64, Int64, Schema, Utf8 } from 'apache-arrow';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { evaluateRow, prepareFilter, zoneAllMatch, zonePredicate } from './index.js';
+import { evaluateRow, prepareFilter, zoneAllMatch, zonePredicate, zoneTests } from './index.js';
 import { type Chunk, chunkArb, zonesOf } from './data.fixture.js';
 import { queryArb } from './expr.fixture.js';
 import type { ZoneMaps } from './kernel.js';
@@ -89,5 +89,29 @@ describe('zone-map pruning', () => {
       }),
       { numRuns: 3000 },
     );
+  });
+
+  it("remembers each zone map's verdicts: a plan's tests (zoneTests) answer as the predicates, asked in any order and again", () => {
+    // one filter over the zone maps of several pieces of a chunk (a table's partitions), asked
+    // repeatedly in a random order (the scans of a query in a loop): each answer as computed afresh
+    const tableArb = chunkArb.chain((chunk) => fc.tuple(fc.constant(chunk), queryArb(chunk), fc.array(fc.nat({ max: 120 }), { maxLength: 5 }), fc.array(fc.nat(), { minLength: 1, maxLength: 24 })));
+    let pruned = 0;
+    fc.assert(
+      fc.property(tableArb, ([chunk, { query, vars }, cuts, asks]) => {
+        const { typed } = prepareFilter(query, chunk.schema, vars);
+        const bounds = [0, ...cuts.map((c) => Math.min(c, chunk.length)).sort((a, b) => a - b), chunk.length];
+        const parts = bounds.slice(1).map((end, k) => zonesOf({ ...chunk, length: end - bounds[k]!, values: Object.fromEntries(Object.entries(chunk.values).map(([n, v]) => [n, v.slice(bounds[k], end)])) }));
+        const tests = zoneTests(typed);
+        for (const ask of asks) {
+          const zones = parts[ask % parts.length]!;
+          const may = zonePredicate(typed)(zones);
+          if (!may) pruned++;
+          expect(tests.mayMatch(zones)).toBe(may);
+          expect(tests.allMatch(zones)).toBe(zoneAllMatch(typed)(zones));
+        }
+      }),
+      { numRuns: 300 },
+    );
+    expect(pruned).toBeGreaterThan(10);
   });
 });

@@ -43,6 +43,36 @@ export function zoneAllMatch(typed: TypedExpr): (zones: ZoneMaps) => boolean {
   };
 }
 
+/** `zonePredicate` and `zoneAllMatch` of one filter, for the partitions of a table (see `zoneTests`). */
+export interface ZoneTests {
+  readonly mayMatch: (zones: ZoneMaps) => boolean;
+  readonly allMatch: (zones: ZoneMaps) => boolean;
+}
+
+/**
+ * `zonePredicate` and `zoneAllMatch` together, each partition's verdict remembered per zone-map
+ * object (weakly): a partition's zone maps never change once made, and a plan lives as long as its
+ * query repeats (read/plan.ts), so a query in a loop interprets each partition's pruning once
+ * instead of up to three times a read (the candidates, a count's all-match test, the task's). Only
+ * for zone maps that are never changed after their first test (partition records).
+ */
+export function zoneTests(typed: TypedExpr): ZoneTests {
+  const seen = new WeakMap<ZoneMaps, number>();
+  const verdict = (zones: ZoneMaps): number => {
+    let v = seen.get(zones);
+    if (v === undefined) {
+      const o = outcome(typed, zones);
+      v = (o.canTrue ? MAY : 0) | (!o.canFalse && !o.canNull ? ALL : 0);
+      seen.set(zones, v);
+    }
+    return v;
+  };
+  return { mayMatch: (zones) => (verdict(zones) & MAY) !== 0, allMatch: (zones) => (verdict(zones) & ALL) !== 0 };
+}
+
+const MAY = 1;
+const ALL = 2;
+
 // one set of handlers per test, shared by the whole tree (sorted-partition searches test dozens of zone maps per partition)
 function outcome(e: TypedExpr, zones: ZoneMaps): Outcome {
   return visit(outcomes(zones), e);

@@ -38,10 +38,13 @@ export async function* scanBatches(ctx: StoreContext, snap: Snapshot, plan: Plan
 
 /** Counts the matching rows without materialising them. */
 export async function scanCount(ctx: StoreContext, snap: Snapshot, plan: Plan): Promise<number> {
-  const parts = candidates(snap, plan);
   // partitions whose zone maps prove every row matches count their live rows, no scan
-  const scanned = plan.filter === null ? [] : parts.filter((p) => !plan.allMatch(p.zones));
-  const known = parts.reduce((n, p) => n + (scanned.includes(p) ? 0 : liveRows(snap, p)), 0);
+  const scanned: PartRecord[] = [];
+  let known = 0;
+  for (const p of candidates(snap, plan)) {
+    if (plan.filter === null || plan.allMatch(p.zones)) known += liveRows(snap, p);
+    else scanned.push(p);
+  }
   if (scanned.length === 0) return known;
   const cache = !oversized(ctx, scanned, plan, plan.filter!.columns);
   const results = await runWindows(ctx, scanned, cache, (part) => task(ctx, snap, part, plan, 'count', cache));
@@ -53,12 +56,14 @@ export async function scanCount(ctx: StoreContext, snap: Snapshot, plan: Plan): 
  * (`runAll`) when their columns fit the cache; else a window of partitions at a time, so a scan
  * larger than the cache holds a few partitions' columns in memory, not the table's.
  */
-async function runWindows(ctx: StoreContext, parts: readonly PartRecord[], cache: boolean, make: (part: PartRecord) => Promise<ScanTask>): Promise<ScanResult[]> {
+async function runWindows(ctx: StoreContext, parts: readonly PartRecord[], cache: boolean, make: (part: PartRecord) => ScanTask | Promise<ScanTask>): Promise<ScanResult[]> {
   const step = cache ? parts.length : Math.max(2, 2 * (ctx.pool?.concurrency ?? 1));
   const out: ScanResult[] = [];
   for (let at = 0; at < parts.length; at += step) {
-    const slice = parts.slice(at, at + step);
-    out.push(...(await runAll(ctx, slice, await Promise.all(slice.map(make)), parts.length > 1)));
+    const slice = step >= parts.length ? parts : parts.slice(at, at + step);
+    const made = slice.map(make);
+    const tasks = made.some((t) => t instanceof Promise) ? await Promise.all(made) : (made as ScanTask[]);
+    out.push(...(await runAll(ctx, slice, tasks, parts.length > 1)));
   }
   return out;
 }
@@ -154,27 +159,76 @@ async function selectPart(ctx: StoreContext, snap: Snapshot, part: PartRecord, p
   return batchOf(plan, result.count, children);
 }
 
-// 'match': the filter's columns only, for row positions (no projection, no deleted rows' values)
-async function task(ctx: StoreContext, snap: Snapshot, part: PartRecord, plan: Plan, kind: ScanTask['mode'] | 'match', cache: boolean): Promise<ScanTask> {
+// 'match': the filter's columns only, for row positions (no projection, no deleted rows' values).
+// Made at once when every column is in memory (the cache, or a transaction's own rows): a scan over
+// hundreds of small partitions (a writer's deltas not merged yet) then makes no promise per partition.
+function task(ctx: StoreContext, snap: Snapshot, part: PartRecord, plan: Plan, kind: ScanTask['mode'] | 'match', cache: boolean): ScanTask | Promise<ScanTask> {
   const mode = kind === 'match' ? 'count' : kind;
   // every row matches: no kernel, only the deleted rows drop out
   const filter = plan.filter !== null && plan.allMatch(part.zones) ? null : plan.filter;
-  const names = mode === 'count' ? [...(filter?.columns ?? [])] : needed(plan, filter);
+  const names = mode === 'count' ? (filter?.columns ?? NONE) : needed(plan, filter);
   // a select reading through the cache owns what it reads: the selected rows are compacted in place
   const own = mode === 'select' && !cache;
-  const loaded = await Promise.all(names.map((n) => (own ? ownedColumnOf(ctx, snap, part, n) : columnOf(ctx, snap, part, n, cache).then((data) => ({ data, owned: false })))));
+  if (!own) {
+    const ready = inMemory(ctx, snap, part, names);
+    if (ready !== null) return taskOf(ctx, snap, part, plan, kind, filter, names, ready, null, cache);
+  }
+  const loading = names.map((n) => (own ? ownedColumnOf(ctx, snap, part, n) : columnOf(ctx, snap, part, n, cache).then((data) => ({ data, owned: false }))));
+  return Promise.all(loading).then((loaded) => taskOf(ctx, snap, part, plan, kind, filter, names, loaded.map((l) => l.data), loaded.map((l) => l.owned), cache));
+}
+
+const NONE: readonly string[] = Object.freeze([]);
+
+// the columns `names` of a partition when all are in memory (a use of each cached one), else null
+function inMemory(ctx: StoreContext, snap: Snapshot, part: PartRecord, names: readonly string[]): Data[] | null {
+  const local = snap.local?.get(part.id);
+  const out: Data[] = [];
+  for (const name of names) {
+    const data = local?.get(name) ?? ctx.cache.get(cacheKey(part, name))?.data;
+    if (data === undefined) return null;
+    out.push(data);
+  }
+  return out;
+}
+
+// the scan task of a partition over its loaded columns (`owned`: which of them the scan may overwrite, null: none)
+function taskOf(
+  ctx: StoreContext,
+  snap: Snapshot,
+  part: PartRecord,
+  plan: Plan,
+  kind: ScanTask['mode'] | 'match',
+  filter: Plan['filter'],
+  names: readonly string[],
+  loaded: readonly Data[],
+  owned: readonly boolean[] | null,
+  cache: boolean,
+): ScanTask {
+  const mode = kind === 'match' ? 'count' : kind;
   const columns: Record<string, TaskColumn> = {};
   const range = cache && filter !== null && part.rows >= SKETCH_MIN_ROWS ? rangeFilter(filter.typed) : null;
   const sketched = range !== null && worthSketching(range, part.zones[range.column]) ? range.column : undefined;
   names.forEach((name, i) => {
-    const { data, owned } = loaded[i]!;
+    const data = loaded[i]!;
     const sketch = name === sketched && part.sortedBy !== name ? sketchOf(ctx, part, name, data) : undefined;
-    columns[name] = { ...taskColumn(data), owned, ...(sketch ? { sketch } : {}) };
+    columns[name] = owned?.[i] ? { ...taskColumn(data), owned: true } : sharedTaskColumn(data, sketch);
   });
-  const project = mode === 'count' ? [] : plan.output.fields.map((f) => f.name);
+  const project = mode === 'count' ? NONE : plan.output.fields.map((f) => f.name);
   const deleted = snap.deleted.get(part.id);
   const deletedColumns = kind === 'count' && filter !== null && deleted?.rows ? deletedColumnsOf(deleted, deleted.rows, columns) : null;
-  return { mode, length: part.rows, filter, columns, project, deleted: deleted?.bits ?? null, deletedRows: kind === 'count' ? (deleted?.rows ?? null) : null, deletedColumns, ...sortedBy(part, filter) };
+  const t: ScanTask = { mode, length: part.rows, filter, columns, project, deleted: deleted?.bits ?? null, deletedRows: kind === 'count' ? (deleted?.rows ?? null) : null, deletedColumns };
+  return part.sortedBy === undefined ? t : { ...t, ...sortedBy(part, filter) };
+}
+
+// the scan view of a chunk the scan does not own (with its sketch, when the scan may use one), made
+// once per chunk: every scan of a cached chunk sends the same view
+const taskColumns = new WeakMap<Data, { plain?: TaskColumn; sketched?: TaskColumn }>();
+
+function sharedTaskColumn(data: Data, sketch: Sketch | undefined): TaskColumn {
+  let views = taskColumns.get(data);
+  if (!views) taskColumns.set(data, (views = {}));
+  if (sketch) return (views.sketched ??= { ...taskColumn(data), owned: false, sketch });
+  return (views.plain ??= { ...taskColumn(data), owned: false });
 }
 
 // one sketch per cached float64 chunk, made empty on its first range scan and living as long as the

@@ -1,7 +1,7 @@
 // Plans a select: validate the projection, prepare the filter, derive the zone-map pruning predicate.
 import { Schema } from 'apache-arrow';
 import { HaloclineError } from '../errors.js';
-import { prepareFilter, zoneAllMatch, zonePredicate, type Vars } from '../expr/index.js';
+import { prepareFilter, zoneTests, type Vars } from '../expr/index.js';
 import { NO_VARS, checkAllUsed } from '../expr/bind.js';
 import { containsKind } from '../expr/typed.js';
 import type { ZoneMaps } from '../expr/kernel.js';
@@ -18,7 +18,7 @@ export interface Plan {
   readonly filter: TaskFilter | null;
   /** True when the filter folded to a constant false: no partition is read. */
   readonly empty: boolean;
-  /** False when a partition's zone maps prove no row can match. */
+  /** False when a partition's zone maps prove no row can match (remembered per zone-map object: they never change). */
   readonly mayMatch: (zones: ZoneMaps) => boolean;
   /** True when a partition's zone maps prove every row matches: counted without a scan, selected without a kernel. */
   readonly allMatch: (zones: ZoneMaps) => boolean;
@@ -119,8 +119,7 @@ function build(schema: Schema, table: string, filter: string | undefined, option
     output,
     filter: { typed: prepared.typed, key: prepared.key, columns: prepared.columns, exact: containsKind(prepared.typed, 'geo') },
     empty: false,
-    mayMatch: zonePredicate(prepared.typed),
-    allMatch: zoneAllMatch(prepared.typed),
+    ...zoneTests(prepared.typed),
     spatial: spatialPruner(schema, prepared.typed),
   };
 }
