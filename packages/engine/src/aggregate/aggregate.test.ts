@@ -84,6 +84,12 @@ describe('aggregate', () => {
         await check(t, `h3(lat, lon, ${res})`, reference(rows, cell));
         await check(t, `h3(geom, ${res})`, reference(rows, cell));
         await check(t, `h3(${res})`, reference(rows, cell));
+        // deleted rows drop out of filtered and unfiltered groups alike (the scan's selection buffer is reused across partitions)
+        await t.transaction(async (tx) => void (await tx.delete('depth % 4 == 1')));
+        const kept = rows.filter((r) => r.depth % 4 !== 1);
+        await check(t, 'platform', reference(kept.filter((r) => r.depth < 30), (r) => [r.platform]), 'depth < 30');
+        await check(t, 'platform', reference(kept, (r) => [r.platform]));
+        await check(t, `h3(lat, lon, ${res})`, reference(kept.filter((r) => r.depth >= 30), cell), 'depth >= 30');
       }),
       { numRuns: 12 },
     );

@@ -49,7 +49,7 @@ export function partialAggregate(task: AggregateTask, cols: Readonly<Record<stri
   const codes = cached ?? fresh;
   let grouping: Grouping;
   if (codes) {
-    const gids = sel === null ? codes.codes : Int32Array.from({ length: n }, (_, j) => codes.codes[sel[j]!]!);
+    const gids = sel === null ? codes.codes : codesAt(codes.codes, sel, n);
     grouping = { rows: sel, gids, pairs: n, keys: codes.keys };
   } else {
     const rowAt = sel === null ? (j: number) => j : (j: number) => sel[j]!;
@@ -61,6 +61,15 @@ export function partialAggregate(task: AggregateTask, cols: Readonly<Record<stri
   for (let p = 0; p < pairs; p++) count[gids[p]!]!++;
   const fields = task.fields.map((f) => accumulate(cols[f.name]!, f.column.physical, rows, gids, pairs, groups));
   return { partial: { keys: grouping.keys, count, fields }, codes: fresh };
+}
+
+// the group codes of rows sel[0..n): a plain loop (`Int32Array.from` with a mapping function over
+// an array-like called the mapper through the generic protocol, ~50 ns a row: a filtered group-by
+// over 10M rows took 97 ms against 28 unfiltered)
+function codesAt(all: Int32Array, sel: Int32Array, n: number): Int32Array {
+  const out = new Int32Array(n);
+  for (let j = 0; j < n; j++) out[j] = all[sel[j]!]!;
+  return out;
 }
 
 /** Whether a key's group codes can be computed once per partition and cached. */

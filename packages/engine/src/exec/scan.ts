@@ -106,8 +106,9 @@ function scanSelected(task: ScanTask): ScanResult {
   return { count, columns: picked(task, sel, count), rows };
 }
 
-// one selection buffer per thread for scanSelected, grown as needed (a fresh 4 MiB array per
-// partition of a match scan costs page faults and GC); runScan is synchronous, so no two users overlap
+// one selection buffer per thread for scanSelected and aggregateScan, grown as needed (a fresh 4 MiB
+// array per partition of a match scan costs page faults and GC); runScan is synchronous, so no two
+// users overlap
 let shared = new Int32Array(0);
 
 function scratch(length: number): Int32Array {
@@ -129,13 +130,14 @@ function dropDeleted(sel: Int32Array, count: number, deleted: Uint8Array): numbe
 function aggregateScan(task: ScanTask): ScanResult {
   let sel: Int32Array | null = null;
   let count = task.length;
+  // the thread's selection buffer (see scratch): the partial aggregate keeps nothing of it
   if (task.filter !== null) {
-    sel = new Int32Array(task.length);
+    sel = scratch(task.length);
     count = filterRows(task, sel);
   }
   if (task.deleted) {
     if (sel === null) {
-      sel = new Int32Array(task.length);
+      sel = scratch(task.length);
       for (let i = 0; i < count; i++) sel[i] = i;
     }
     count = dropDeleted(sel, count, task.deleted);
