@@ -167,13 +167,20 @@ function passThrough(task: ScanTask): ResultColumn[] {
     let all: Int32Array | undefined;
     return task.project.map((name) => {
       const col = task.columns[name]!;
-      return runOf(col, 0, task.length) ?? gather(col, (all ??= Int32Array.from({ length: task.length }, (_, i) => i)), task.length);
+      return runOf(col, 0, task.length) ?? gather(col, (all ??= everyRow(task.length)), task.length);
     });
   }
   return task.project.map((name) => {
     const c = task.columns[name]!;
     return { values: c.values, validity: c.validity, offsets: c.offsets, nullCount: c.nullCount };
   });
+}
+
+// positions 0..n-1 (a plain loop: `Int32Array.from` with a mapping function takes ~25 ns a row)
+function everyRow(n: number): Int32Array {
+  const rows = new Int32Array(n);
+  for (let i = 0; i < n; i++) rows[i] = i;
+  return rows;
 }
 
 // the rows of all of the task's rows matching its filter (see FilterKernel): through the sketch

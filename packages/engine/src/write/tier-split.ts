@@ -62,8 +62,10 @@ export function sortRows(rows: Int32Array, key: Float64Array): Int32Array {
     else w[2 * j + 1] = hi | 0x80000000;
   }
   // the keys travel with the rows: each pass reads its digits in order
-  let [src, lo, hi] = [Int32Array.from({ length: n }, (_, j) => j), new Uint32Array(n), new Uint32Array(n)];
+  // (filled by a plain loop: `Int32Array.from` with a mapping function takes ~25 ns a row)
+  let [src, lo, hi] = [new Int32Array(n), new Uint32Array(n), new Uint32Array(n)];
   for (let j = 0; j < n; j++) {
+    src[j] = j;
     lo[j] = w[2 * j]!;
     hi[j] = w[2 * j + 1]!;
   }
