@@ -37,11 +37,11 @@ export function zonePredicate(typed: TypedExpr): (zones: ZoneMaps) => boolean {
  * zoneAllMatch(typed)({ depth: { min: 200, max: 900, nullCount: 0, rows: 10, nanCount: 0 } }) // true for 'depth > 100'
  */
 export function zoneAllMatch(typed: TypedExpr): (zones: ZoneMaps) => boolean {
-  return (zones) => {
-    const o = outcome(typed, zones);
-    return !o.canFalse && !o.canNull;
-  };
+  return (zones) => provesAll(outcome(typed, zones));
 }
+
+// no row can be false, null or NaN-compared: every row is TRUE
+const provesAll = (o: Outcome): boolean => !o.canFalse && !o.canNull;
 
 /** `zonePredicate` and `zoneAllMatch` of one filter, for the partitions of a table (see `zoneTests`). */
 export interface ZoneTests {
@@ -62,7 +62,7 @@ export function zoneTests(typed: TypedExpr): ZoneTests {
     let v = seen.get(zones);
     if (v === undefined) {
       const o = outcome(typed, zones);
-      v = (o.canTrue ? MAY : 0) | (!o.canFalse && !o.canNull ? ALL : 0);
+      v = (o.canTrue ? MAY : 0) | (provesAll(o) ? ALL : 0);
       seen.set(zones, v);
     }
     return v;
