@@ -79,7 +79,10 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   // the part writer's isolate compiles on its own low-priority thread (exec/isolates.ts), the scan workers' on V8's threads
   const writer = workers > 0 ? await startIsolates(() => new PartWriter(options.path), (w) => w.threads, true) : null;
   const pool = workers > 0 ? await startIsolates(() => new PoolExecutor(workers), (p) => p.threads) : null;
-  if (writer && pool) writer.helper = (task) => pool.runWrite(task);
+  if (writer && pool) {
+    writer.helper = (task) => pool.runWrite(task);
+    writer.helperThreads = pool.concurrency;
+  }
   const store = new OpenStore(meta, blobs, pool, engine, readers, writer, options.onBackgroundError ?? warnBackgroundError);
   store.collectGarbage();
   return new Store(store);

@@ -43,7 +43,8 @@ export function rowsToBatch(schema: Schema, rows: readonly unknown[], ctx: DataC
  * Converts whole staged columns (`columns[j][i]`: column j of row i, rows 0..n-1) into one batch,
  * as `rowsToBatch` converts gathered blocks; `failure` is a bad row found before (an unknown key):
  * only the rows before it are checked, and it is reported unless a lower row fails. `ready[j]`,
- * when given, is column j converted already (it holds no value that could fail).
+ * when given, is column j converted already (it holds no value that could fail). The other
+ * columns' buffers come from `alloc`.
  */
 export function convertColumns(
   schema: Schema,
@@ -52,8 +53,9 @@ export function convertColumns(
   failure: Failure | null,
   ctx: DataContext,
   ready: readonly (Data | null)[] = [],
+  alloc: Alloc = heapAlloc,
 ): RecordBatch {
-  const builders = schema.fields.map((f, j) => (ready[j] ? null : columnBuilder(f, n)));
+  const builders = schema.fields.map((f, j) => (ready[j] ? null : columnBuilder(f, n, alloc)));
   let limit = failure ? failure.row : n;
   for (let j = 0; j < builders.length; j++) {
     try {

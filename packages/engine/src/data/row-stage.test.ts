@@ -177,6 +177,21 @@ describe('RowStage', () => {
     for (const r of rows) stage.add(r);
     expect(outcome(() => stage.toBatch({ table: 't' }))).toEqual(outcome(() => rowsToBatch(schema, rows, { table: 't' })));
   });
+  it('makes its batches in shared memory (typed lanes, converted and text columns), with the rows staged since the last', () => {
+    const stage = new RowStage(schema);
+    const rows = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ id: BigInt(from + i), time: new Date(from + i), depth: from + i, temp: i % 2 ? null : i, n: i, name: `s${from + i}`, ok: i % 3 === 0, w: from - i }));
+    for (const [from, n] of [
+      [0, 3000],
+      [3000, 7],
+    ] as const) {
+      for (const r of rows(from, n)) stage.add(r);
+      const batch = stage.toBatch({ table: 't' });
+      const buffers = batch.data.children.flatMap((c) => [c.values, c.valueOffsets, c.nullBitmap].filter((b) => b !== undefined && b !== null && b.byteLength > 0));
+      expect(buffers.length).toBeGreaterThan(batch.numCols);
+      for (const b of buffers) expect((b as ArrayBufferView).buffer).toBeInstanceOf(SharedArrayBuffer);
+      expect(batchToRows(batch)).toEqual(batchToRows(rowsToBatch(schema, rows(from, n), { table: 't' })));
+    }
+  });
   it('reads a column named like an Object.prototype member only as an own property', () => {
     const stage = new RowStage(schema);
     stage.add({ id: 1n, depth: 1 });

@@ -343,6 +343,86 @@ describe('the tail shared at commit', () => {
     await expectNoOrphans(dir.path); // a copy written twice (raced) left no file behind
   });
 
+  it('gives all of a very large tail to two scan workers, an even share each, and writes nothing on this thread', async () => {
+    const dir = await tempDir();
+    const store = await openStore({ path: dir.path, workers: 2, spillRows: 1 << 30, partitionRows: 1 << 20, compactRun: 1000 });
+    onTestFinished(() => dir.remove());
+    const ctx = (store as unknown as { ctx: StoreContext }).ctx;
+    const writer = ctx.partWriter!;
+    const helper = writer.helper!;
+    // each share's answer comes once both are written (when the first is in, this thread takes back
+    // or races what is not finished: how fast each scan worker starts must not decide the test)
+    const shares: number[] = [];
+    const replies: Promise<unknown>[] = [];
+    let both = () => {};
+    const written = new Promise<void>((r) => (both = r));
+    writer.helper = async (task) => {
+      shares.push(task.chunks![0]!.reduce((n, c) => n + c.length, 0));
+      const reply = helper(task);
+      replies.push(reply);
+      if (replies.length === 2) void Promise.all(replies).then(both);
+      await written;
+      return reply;
+    };
+    const create = ctx.blobs.create.bind(ctx.blobs);
+    const here: string[] = [];
+    const t = store.table('t');
+    await t.create(schema);
+    ctx.blobs.create = (path) => {
+      here.push(path);
+      return create(path);
+    };
+    const n = 40_001;
+    await t.transaction(async (tx) => {
+      for (let i = 0; i < n; i += 4000) await tx.insert(rows(i, Math.min(n, i + 4000)));
+    });
+    ctx.blobs.create = create;
+    writer.helper = helper;
+    expect(shares).toEqual([20_001, 20_000]);
+    expect(here).toEqual([]); // the committing thread wrote no file
+    expect((await t.select().all()).map((r) => r.id)).toEqual(range(0, n)); // two files, in order
+    await store.close();
+    await expectNoOrphans(dir.path);
+  });
+
+  it('takes back a scan worker share not started when the first share is written, and writes it on this thread', async () => {
+    const dir = await tempDir();
+    const store = await openStore({ path: dir.path, workers: 2, spillRows: 1 << 30, partitionRows: 1 << 20, compactRun: 1000 });
+    onTestFinished(() => dir.remove());
+    const ctx = (store as unknown as { ctx: StoreContext }).ctx;
+    const writer = ctx.partWriter!;
+    const helper = writer.helper!;
+    // the second share waits (its worker busy elsewhere) until the commit is done: this thread takes
+    // it back (Claim) once the first is written, so the commit does not wait for it
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    let k = 0;
+    writer.helper = async (task) => {
+      if (k++ === 1) await held;
+      return helper(task);
+    };
+    const create = ctx.blobs.create.bind(ctx.blobs);
+    const here: string[] = [];
+    const t = store.table('t');
+    await t.create(schema);
+    ctx.blobs.create = (path) => {
+      here.push(path);
+      return create(path);
+    };
+    const n = 40_000;
+    await t.transaction((tx) => tx.insert(rows(0, n)));
+    release();
+    ctx.blobs.create = create;
+    writer.helper = helper;
+    await store.idle();
+    expect(k).toBe(2);
+    expect(here).toHaveLength(1); // the share taken back
+    expect((await t.select().all()).map((r) => r.id)).toEqual(range(0, n));
+    expect((await t.stats()).num_rows).toBe(n);
+    await store.close();
+    await expectNoOrphans(dir.path); // the held task was cancelled: it wrote nothing
+  });
+
   it('tailShare evens out the two threads, never negative', () => {
     fc.assert(
       fc.property(fc.nat(1_000_000), fc.nat(1_000_000), (pending, busy) => {

@@ -186,7 +186,8 @@ export class Transaction implements TransactionApi {
     let version: number;
     try {
       // the rows no spill took, with those of the spills the part writer has not started (taken back),
-      // are written now: when very many, half on a scan worker, the rest on this thread; when many,
+      // are written now: when very many, on the scan workers (with one, half on it and the rest on
+      // this thread; the first of their shares to finish then times the others); when many,
       // shared with the part writer so that each thread has about half of what is left to write,
       // spills it is writing included (a spill, see shareTail), the rest on this thread, which is
       // otherwise idle until the files are durable; when few (or the part writer's share would be
@@ -197,8 +198,10 @@ export class Transaction implements TransactionApi {
       const started = performance.now();
       const tail = shared ? write(shared, false) : write(this.data.takePending(), !this.data.spillInFlight && !this.ctx.partWriter?.busyMerging);
       // then this thread helps with what the part writer has not finished: what it has not started
-      // at once, what it is writing after as long again as this thread's own share took
-      const spills = tail.then(
+      // at once, what it is writing after as long again as this thread's own share took (or, when
+      // the scan workers took every row, the first of their shares)
+      const paced = shared?.length === 0 ? this.data.firstSpill() : tail;
+      const spills = paced.then(
         () => this.data.hedgeSpills(shared ? performance.now() - started : 0),
         () => undefined,
       );

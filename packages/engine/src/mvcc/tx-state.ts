@@ -278,6 +278,16 @@ export class TxState {
   }
 
   /**
+   * Settles when the first of the spills in flight has been written (or failed); at once when none
+   * is. At commit, when the scan workers took every row (`shareTail`), the first of their shares to
+   * finish times the others, as this thread's own share does otherwise (`hedgeSpills`).
+   */
+  firstSpill(): Promise<unknown> {
+    const open = this.spills.filter((s) => !s.done);
+    return open.length === 0 ? Promise.resolve() : Promise.race(open.map((s) => s.written));
+  }
+
+  /**
    * At commit, once this thread has nothing else to do: the rows of spills the part writer has not
    * finished are written here (the low-priority thread may be starved by other work, or busy with a
    * merge). A spill it has not started is taken back; one it is writing is written here too if it
@@ -400,18 +410,33 @@ export class TxState {
    * started it when this thread is done); the rest is returned (none is left queued), for this
    * thread to write. Without a part writer, while it merges (compaction), with fewer than `minRows`
    * rows queued, or when its share would be under half of `minRows`: null, the rows stay queued.
-   * With `helperRows` rows queued or more, and scan workers (`PartWriter.helper`), half of them go to
-   * a scan worker instead, whatever the part writer is doing: it runs at normal priority and is
-   * idle while its own transaction commits, where the part writer is low-priority and merges often.
+   * With `helperRows` rows queued or more, and scan workers (`PartWriter.helper`), they go to the
+   * scan workers instead, whatever the part writer is doing (they run at normal priority and are
+   * idle while their own transaction commits, where the part writer is low-priority and merges
+   * often): in even spills of at least half of `helperRows` rows, one per worker at most, and all
+   * of them (an empty array is returned) when there are two workers or more; with one, half, and
+   * this thread writes the other half.
    */
   shareTail(minRows: number, helperRows = Infinity): RecordBatch[] | null {
     const writer = this.ctx.partWriter;
     if (!writer || this.pendingRows < minRows) return null;
     if (writer.helper && this.pendingRows >= helperRows) {
-      const give = this.pendingRows >> 1;
-      const [first, rest] = cut(this.takePending(), give);
-      this.spill(first, true);
-      return rest;
+      const threads = Math.min(writer.helperThreads, Math.floor(this.pendingRows / (helperRows >> 1)));
+      if (threads < 2) {
+        const give = this.pendingRows >> 1;
+        const [first, rest] = cut(this.takePending(), give);
+        this.spill(first, true);
+        return rest;
+      }
+      let rest = this.takePending();
+      let left = rowsOf(rest);
+      for (let k = threads; k > 0; k--) {
+        const [share, after] = cut(rest, Math.ceil(left / k));
+        this.spill(share, true);
+        left -= rowsOf(share);
+        rest = after;
+      }
+      return [];
     }
     // a merge holds the thread: a share sent to it now would only be taken back (`hedgeSpills`)
     if (writer.busyMerging) return null;

@@ -94,6 +94,8 @@ export class PartWriter {
    * `writeChunks` is asked for `helper` (a commit's share of a large transaction's rows).
    */
   helper: ((task: PartWriteTask) => Promise<PartWriteReply>) | null = null;
+  /** The threads `helper` runs tasks on (a commit's rows are shared among them, `TxState.shareTail`). */
+  helperThreads = 0;
 
   constructor(private readonly root: string) {
     const { filename, execArgv } = workerModule('./part-worker', import.meta.url);
