@@ -385,6 +385,66 @@ describe('the tail shared at commit', () => {
     await expectNoOrphans(dir.path);
   });
 
+  it('times the scan workers’ shares by the first of them, not by an older spill the part writer finishes first', async () => {
+    const dir = await tempDir();
+    const store = await openStore({ path: dir.path, workers: 2, spillRows: 10_000, partitionRows: 1 << 20, compactRun: 1000 });
+    onTestFinished(() => dir.remove());
+    const ctx = (store as unknown as { ctx: StoreContext }).ctx;
+    const writer = ctx.partWriter!;
+    // the part writer's first spill is written at once (claimed, and written before the transaction
+    // goes on), but its answer comes only once the scan workers have the commit's shares; its later
+    // spills wait too, so commit takes them back
+    let sharesPosted = () => {};
+    const posted = new Promise<void>((r) => (sharesPosted = r));
+    let firstWritten = () => {};
+    const written = new Promise<void>((r) => (firstWritten = r));
+    const writeChunks = writer.writeChunks.bind(writer);
+    let spills = 0;
+    writer.writeChunks = async (part) => {
+      if (part.helper) return writeChunks(part);
+      if (spills++ > 0) {
+        await posted;
+        return writeChunks(part);
+      }
+      expect(Claim.start(part.claim!)).toBe(true);
+      const result = writeChunks(part);
+      void result.finally(firstWritten);
+      await posted;
+      return result;
+    };
+    // the scan workers answer 200 ms after writing: slower than the part writer's answer
+    const helper = writer.helper!;
+    let shares = 0;
+    writer.helper = async (task) => {
+      if (++shares === 2) sharesPosted();
+      const reply = await helper(task);
+      await new Promise((r) => setTimeout(r, 200));
+      return reply;
+    };
+    const create = ctx.blobs.create.bind(ctx.blobs);
+    const here: string[] = [];
+    const t = store.table('t');
+    await t.create(schema);
+    ctx.blobs.create = (path) => {
+      here.push(path);
+      return create(path);
+    };
+    const n = 50_000;
+    await t.transaction(async (tx) => {
+      await tx.insert(rows(0, 10_000));
+      await written;
+      await tx.insert(rows(10_000, n));
+    });
+    ctx.blobs.create = create;
+    writer.writeChunks = writeChunks;
+    writer.helper = helper;
+    expect(shares).toBe(2);
+    expect(here).toEqual([]); // neither share written twice
+    expect((await t.select().all()).map((r) => r.id)).toEqual(range(0, n));
+    await store.close();
+    await expectNoOrphans(dir.path);
+  });
+
   it('takes back a scan worker share not started when the first share is written, and writes it on this thread', async () => {
     const dir = await tempDir();
     const store = await openStore({ path: dir.path, workers: 2, spillRows: 1 << 30, partitionRows: 1 << 20, compactRun: 1000 });

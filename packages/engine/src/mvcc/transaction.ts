@@ -200,7 +200,7 @@ export class Transaction implements TransactionApi {
       // then this thread helps with what the part writer has not finished: what it has not started
       // at once, what it is writing after as long again as this thread's own share took (or, when
       // the scan workers took every row, the first of their shares)
-      const paced = shared?.length === 0 ? this.data.firstSpill() : tail;
+      const paced = shared?.length === 0 ? this.data.firstShare() : tail;
       const spills = paced.then(
         () => this.data.hedgeSpills(shared ? performance.now() - started : 0),
         () => undefined,

@@ -131,6 +131,8 @@ export class TxState {
   private readonly overlays = new Map<string, Overlay>();
   // made on the first row object (a delete or an array insert never needs one)
   private stage: RowStage | null = null;
+  // the shares of the commit's rows `shareTail` gave the scan workers, all of them (see `firstShare`)
+  private readonly shares: Spill[] = [];
 
   constructor(
     private readonly ctx: StoreContext,
@@ -278,13 +280,14 @@ export class TxState {
   }
 
   /**
-   * Settles when the first of the spills in flight has been written (or failed); at once when none
-   * is. At commit, when the scan workers took every row (`shareTail`), the first of their shares to
-   * finish times the others, as this thread's own share does otherwise (`hedgeSpills`).
+   * Settles when the first of the shares `shareTail` gave the scan workers has been written (or
+   * failed); at once when it gave none. At commit, when the scan workers took every row, the first
+   * of their shares to finish times the others, as this thread's own share does otherwise
+   * (`hedgeSpills`). Only those: a spill the part writer had started long before (a large insert's
+   * first) finishes first, and timed by it the workers' shares would be written here again.
    */
-  firstSpill(): Promise<unknown> {
-    const open = this.spills.filter((s) => !s.done);
-    return open.length === 0 ? Promise.resolve() : Promise.race(open.map((s) => s.written));
+  firstShare(): Promise<unknown> {
+    return this.shares.length === 0 ? Promise.resolve() : Promise.race(this.shares.map((s) => s.written));
   }
 
   /**
@@ -432,7 +435,7 @@ export class TxState {
       let left = rowsOf(rest);
       for (let k = threads; k > 0; k--) {
         const [share, after] = cut(rest, Math.ceil(left / k));
-        this.spill(share, true);
+        this.shares.push(this.spill(share, true));
         left -= rowsOf(share);
         rest = after;
       }
@@ -465,7 +468,7 @@ export class TxState {
 
   // `batches` start their way to a file (see Spill), on the part writer or, with `helper`, a scan
   // worker; a failed write is retried at commit
-  private spill(batches: readonly RecordBatch[], helper = false): void {
+  private spill(batches: readonly RecordBatch[], helper = false): Spill {
     this.inFlight++;
     this.spilledRows += rowsOf(batches);
     const claim = Claim.make();
@@ -479,6 +482,7 @@ export class TxState {
       this.inFlight--;
     });
     this.spills.push(spill);
+    return spill;
   }
 
   // spilled rows not yet read, then the pending batches, become local parts with zone maps, so
