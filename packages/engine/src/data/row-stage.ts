@@ -10,6 +10,7 @@ import { convertColumns, sameKeys, unknownColumn } from './from-rows.js';
 import { readExpression } from './gather.js';
 import { type Lane, acceptOf, laneOf, stored } from './row-accept.js';
 import { writeValues } from './write/column.js';
+import type { Alloc } from './write/writer.js';
 import { sharedBuffer } from '../exec/shared-memory.js';
 
 /**
@@ -203,7 +204,7 @@ const INITIAL = 2048;
  * the young generation once enough has been allocated, which frees the buffers no one holds. The
  * batches are then in shared memory already when a scan worker writes them (`PartWriter`).
  */
-const stagedAlloc = (bytes: number): SharedArrayBuffer => sharedBuffer(bytes);
+const stagedAlloc: Alloc = sharedBuffer;
 
 function freshLane(i64: boolean, n: number): Float64Array | BigInt64Array {
   return i64 ? new BigInt64Array(stagedAlloc(n * 8)) : new Float64Array(stagedAlloc(n * 8));

@@ -51,6 +51,25 @@ async function unspilledStore(): Promise<{ store: Store; dir: { path: string } }
   return { store, dir };
 }
 
+// a store with two scan workers whose transactions spill every `spillRows` rows (none by default),
+// table `t` created; from then on the files this thread creates are recorded in `here` until
+// `stopRecording()`
+async function twoWorkerStore(spillRows = 1 << 30) {
+  const dir = await tempDir();
+  const store = await openStore({ path: dir.path, workers: 2, spillRows, partitionRows: 1 << 20, compactRun: 1000 });
+  onTestFinished(() => dir.remove());
+  const ctx = (store as unknown as { ctx: StoreContext }).ctx;
+  const t = store.table('t');
+  await t.create(schema);
+  const create = ctx.blobs.create.bind(ctx.blobs);
+  const here: string[] = [];
+  ctx.blobs.create = (path) => {
+    here.push(path);
+    return create(path);
+  };
+  return { store, dir, writer: ctx.partWriter!, t, here, stopRecording: () => (ctx.blobs.create = create) };
+}
+
 const ids = async (store: Store, filter?: string) => ((await store.table('t').select(filter).all()).map((r) => r.id as number)).sort((a, b) => a - b);
 const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i);
 
@@ -344,14 +363,10 @@ describe('the tail shared at commit', () => {
   });
 
   it('gives all of a very large tail to two scan workers, an even share each, and writes nothing on this thread', async () => {
-    const dir = await tempDir();
-    const store = await openStore({ path: dir.path, workers: 2, spillRows: 1 << 30, partitionRows: 1 << 20, compactRun: 1000 });
-    onTestFinished(() => dir.remove());
-    const ctx = (store as unknown as { ctx: StoreContext }).ctx;
-    const writer = ctx.partWriter!;
-    const helper = writer.helper!;
+    const { store, dir, writer, t, here, stopRecording } = await twoWorkerStore();
     // each share's answer comes once both are written (when the first is in, this thread takes back
     // or races what is not finished: how fast each scan worker starts must not decide the test)
+    const helper = writer.helper!;
     const shares: number[] = [];
     const replies: Promise<unknown>[] = [];
     let both = () => {};
@@ -364,19 +379,11 @@ describe('the tail shared at commit', () => {
       await written;
       return reply;
     };
-    const create = ctx.blobs.create.bind(ctx.blobs);
-    const here: string[] = [];
-    const t = store.table('t');
-    await t.create(schema);
-    ctx.blobs.create = (path) => {
-      here.push(path);
-      return create(path);
-    };
     const n = 40_001;
     await t.transaction(async (tx) => {
       for (let i = 0; i < n; i += 4000) await tx.insert(rows(i, Math.min(n, i + 4000)));
     });
-    ctx.blobs.create = create;
+    stopRecording();
     writer.helper = helper;
     expect(shares).toEqual([20_001, 20_000]);
     expect(here).toEqual([]); // the committing thread wrote no file
@@ -386,11 +393,7 @@ describe('the tail shared at commit', () => {
   });
 
   it('times the scan workers’ shares by the first of them, not by an older spill the part writer finishes first', async () => {
-    const dir = await tempDir();
-    const store = await openStore({ path: dir.path, workers: 2, spillRows: 10_000, partitionRows: 1 << 20, compactRun: 1000 });
-    onTestFinished(() => dir.remove());
-    const ctx = (store as unknown as { ctx: StoreContext }).ctx;
-    const writer = ctx.partWriter!;
+    const { store, dir, writer, t, here, stopRecording } = await twoWorkerStore(10_000);
     // the part writer's first spill is written at once (claimed, and written before the transaction
     // goes on), but its answer comes only once the scan workers have the commit's shares; its later
     // spills wait too, so commit takes them back
@@ -421,21 +424,13 @@ describe('the tail shared at commit', () => {
       await new Promise((r) => setTimeout(r, 200));
       return reply;
     };
-    const create = ctx.blobs.create.bind(ctx.blobs);
-    const here: string[] = [];
-    const t = store.table('t');
-    await t.create(schema);
-    ctx.blobs.create = (path) => {
-      here.push(path);
-      return create(path);
-    };
     const n = 50_000;
     await t.transaction(async (tx) => {
       await tx.insert(rows(0, 10_000));
       await written;
       await tx.insert(rows(10_000, n));
     });
-    ctx.blobs.create = create;
+    stopRecording();
     writer.writeChunks = writeChunks;
     writer.helper = helper;
     expect(shares).toBe(2);
@@ -446,11 +441,7 @@ describe('the tail shared at commit', () => {
   });
 
   it('takes back a scan worker share not started when the first share is written, and writes it on this thread', async () => {
-    const dir = await tempDir();
-    const store = await openStore({ path: dir.path, workers: 2, spillRows: 1 << 30, partitionRows: 1 << 20, compactRun: 1000 });
-    onTestFinished(() => dir.remove());
-    const ctx = (store as unknown as { ctx: StoreContext }).ctx;
-    const writer = ctx.partWriter!;
+    const { store, dir, writer, t, here, stopRecording } = await twoWorkerStore();
     const helper = writer.helper!;
     // the second share waits (its worker busy elsewhere) until the commit is done: this thread takes
     // it back (Claim) once the first is written, so the commit does not wait for it
@@ -461,18 +452,10 @@ describe('the tail shared at commit', () => {
       if (k++ === 1) await held;
       return helper(task);
     };
-    const create = ctx.blobs.create.bind(ctx.blobs);
-    const here: string[] = [];
-    const t = store.table('t');
-    await t.create(schema);
-    ctx.blobs.create = (path) => {
-      here.push(path);
-      return create(path);
-    };
     const n = 40_000;
     await t.transaction((tx) => tx.insert(rows(0, n)));
     release();
-    ctx.blobs.create = create;
+    stopRecording();
     writer.helper = helper;
     await store.idle();
     expect(k).toBe(2);
