@@ -40,7 +40,7 @@ export class PartSink {
       }
       const take = Math.min(batch.numRows - at, size - this.rows);
       for (let c = 0; c < this.columns.length; c++) {
-        const chunk = batch.getChildAt(c)!.data[0]!;
+        const chunk = batch.data.children[c]!;
         this.columns[c]!.append(take === batch.numRows ? chunk : chunk.slice(at, take));
       }
       this.rows += take;

@@ -42,7 +42,7 @@ export function sliceChunks(schema: Schema, batches: readonly RecordBatch[], sta
     for (const b of batches) {
       const from = Math.max(start, at);
       const to = Math.min(end, at + b.numRows);
-      if (from < to) chunks.push(b.getChildAt(col)!.data[0]!.slice(from - at, to - from));
+      if (from < to) chunks.push(b.data.children[col]!.slice(from - at, to - from));
       at += b.numRows;
     }
     return chunks;
