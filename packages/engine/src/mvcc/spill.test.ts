@@ -415,12 +415,16 @@ describe('the tail shared at commit', () => {
       await posted;
       return result;
     };
-    // the scan workers answer 200 ms after writing: slower than the part writer's answer
+    // the scan workers answer 200 ms after both have written: well after the part writer's answer
+    // (and together, so how fast each worker starts does not decide the test)
     const helper = writer.helper!;
-    let shares = 0;
+    const replies: Promise<unknown>[] = [];
     writer.helper = async (task) => {
-      if (++shares === 2) sharesPosted();
-      const reply = await helper(task);
+      const reply = helper(task);
+      replies.push(reply);
+      if (replies.length === 2) sharesPosted();
+      await posted;
+      await Promise.all(replies);
       await new Promise((r) => setTimeout(r, 200));
       return reply;
     };
@@ -433,7 +437,7 @@ describe('the tail shared at commit', () => {
     stopRecording();
     writer.writeChunks = writeChunks;
     writer.helper = helper;
-    expect(shares).toBe(2);
+    expect(replies).toHaveLength(2);
     expect(here).toEqual([]); // neither share written twice
     expect((await t.select().all()).map((r) => r.id)).toEqual(range(0, n));
     await store.close();
