@@ -1,15 +1,21 @@
-// Ad-hoc: row-form (or batch) replaces of 1% bands on a copy of a stored obs; wall, main-thread and other threads' CPU per replace.
+// Ad-hoc: row-form (or batch) replaces of 1% bands on a copy of a stored obs; wall, main-thread and other threads' CPU per replace,
+// and the main thread's run-queue wait (runnable, but another thread had its core).
 // node --expose-gc replace-rows-cpu.mjs <store copy> [obs|obs_idx] [runs] [rows|noop|iter|batchins|batches]; NOGC=1 skips the gc() before each, KEEP=1 keeps each transaction alive,
-// THREADS=1 prints each thread's CPU per replace, SPIN=<ms> spins two threads that long between replaces (as DuckDB's UPDATE does in the bench) instead of waiting for the store to be idle,
+// THREADS=1 prints each thread's CPU per replace (main; v8: V8's platform threads, started before the store; open: the store's threads, scan workers and part writer; late: any started after, libuv's), SPIN=<ms> spins two threads that long between replaces (as DuckDB's UPDATE does in the bench) instead of waiting for the store to be idle,
 // ENGINE=<path to an engine build's dist/index.js> measures that build instead of the workspace's
 const { openStore } = await import(process.env.ENGINE || '@halocline/engine');
 import { readFileSync, readdirSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 const threads = () => { const m = new Map(); for (const t of readdirSync('/proc/self/task')) { try { const st = readFileSync(`/proc/self/task/${t}/stat`, 'utf8'); const name = st.slice(st.indexOf('(') + 1, st.lastIndexOf(')')); const ss = readFileSync(`/proc/self/task/${t}/schedstat`, 'utf8').split(' '); m.set(t + ':' + name, Number(ss[0]) / 1e6); } catch {} } return m; };
 const [dir, table = 'obs', runsArg = '8', mode = 'rows'] = process.argv.slice(2);
+const before = new Set(readdirSync('/proc/self/task'));
 const store = await openStore({ path: dir, workers: 2 });
+await store.table(table).select('depth < 0').count();
+const afterOpen = new Set(readdirSync('/proc/self/task'));
+const kind = (tid) => tid === String(process.pid) ? 'main' : before.has(tid) ? 'v8' : afterOpen.has(tid) ? 'open' : 'late';
 const t = store.table(table);
 const tcpu = () => { const s = readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' '); return Number(s[0]) / 1e6; };
+const twait = () => { const s = readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' '); return Number(s[1]) / 1e6; };
 import { RecordBatch, Float64, Struct, makeData } from 'apache-arrow';
 function plusOne(b) {
   const children = b.schema.fields.map((f, i) => { const child = b.data.children[i]; if (f.name !== 'temp') return child; const from = child.values; const values = new Float64Array(b.numRows); for (let i = 0; i < values.length; i++) values[i] = from[i] + 1; return makeData({ type: new Float64(), length: b.numRows, nullCount: 0, data: values }); });
@@ -22,7 +28,7 @@ for (let run = -1; run < Number(runsArg); run++) {
   const vars = { a: 3000 + 60 * (run + 1), b: 3000 + 60 * (run + 2) };
   if (process.env.SPIN) { await Promise.all([0, 1].map(() => new Promise((res) => { const w = new Worker(`const t = Date.now() + ${Number(process.env.SPIN)}; while (Date.now() < t) {}`, { eval: true }); w.on('exit', res); }))); } else await store.idle();
   if (!process.env.NOGC) globalThis.gc?.();
-  const th0 = threads(); const c0 = tcpu(), t0 = performance.now();
+  const th0 = threads(); const c0 = tcpu(), w0 = twait(), t0 = performance.now();
   const n = await t.transaction(async (tx) => {
     let n = 0;
     if (process.env.KEEP) (globalThis.kept ??= []).push(tx);
@@ -39,16 +45,16 @@ for (let run = -1; run < Number(runsArg); run++) {
     } else if (mode === 'batches') {
       for await (const b of tx.replace(BAND, { vars }).batches()) { n += b.numRows; }
     }
-    globalThis.loopEnd = performance.now(); globalThis.loopCpu = tcpu();
+    globalThis.loopEnd = performance.now(); globalThis.loopCpu = tcpu(); globalThis.loopWait = twait() - w0;
     return n;
   });
   const wall = performance.now() - t0, cpu = tcpu() - c0;
-  const th1 = threads(); const per = []; for (const [k, v] of th1) { const d = v - (th0.get(k) ?? 0); if (d > 0.5) per.push(`${k.split(':')[1]}=${d.toFixed(1)}`); }
+  const th1 = threads(); const per = []; for (const [k, v] of th1) { const d = v - (th0.get(k) ?? 0); if (d > 0.5) per.push(`${kind(k.split(':')[0])}=${d.toFixed(1)}`); }
   if (process.env.THREADS) console.log('  threads(ms):', per.join(' '));
   let other = 0; for (const [k, v] of th1) if (!k.startsWith(process.pid + ':')) other += v - (th0.get(k) ?? 0);
   globalThis.otherCpu = other;
   if (run >= 0) out.push([wall, cpu, globalThis.loopCpu - c0, globalThis.otherCpu]);
-  console.log(`run ${run} n=${n} wall ${wall.toFixed(1)} ms mainCPU ${cpu.toFixed(1)} ms; loop ${(globalThis.loopEnd - t0).toFixed(1)} ms (cpu ${(globalThis.loopCpu - c0).toFixed(1)})`);
+  console.log(`run ${run} n=${n} wall ${wall.toFixed(1)} ms mainCPU ${cpu.toFixed(1)} ms; loop ${(globalThis.loopEnd - t0).toFixed(1)} ms (cpu ${(globalThis.loopCpu - c0).toFixed(1)}, runq ${globalThis.loopWait.toFixed(1)}); runq ${(twait() - w0).toFixed(1)}`);
 }
 const mn = (a) => Math.min(...a);
 console.log(`min wall ${mn(out.map((o) => o[0])).toFixed(1)} mainCPU ${mn(out.map((o) => o[1])).toFixed(1)} loopCPU ${mn(out.map((o) => o[2])).toFixed(1)} other ${mn(out.map((o) => o[3])).toFixed(0)}`);

@@ -1,7 +1,8 @@
 // Arrow Data chunks built and normalised to offset 0, sharing buffers wherever the layout allows.
 // apache-arrow's convention: a chunk's `values` (fixed width) and `valueOffsets` (variable width)
 // already start at the chunk's first row; only the validity bitmap and bool values use `offset`.
-import { Data, type DataType, RecordBatch, type Schema, Struct, Type } from 'apache-arrow';
+import { Data, type DataType, Field, Int32, RecordBatch, Schema, Struct, Type } from 'apache-arrow';
+import { keepShape } from '../shapes.js';
 import { getInt64, putInt64, wordsOf } from './int64.js';
 
 type Offsets = Int32Array | BigInt64Array;
@@ -109,3 +110,27 @@ function rebase(offsets: Offsets, bytes: Uint8Array, length: number): { offsets:
   for (let i = 0; i <= length; i++) putInt64(outWords, i, getInt64(words, i) - first);
   return { offsets: out, bytes: bytes.subarray(first, getInt64(words, length)) };
 }
+
+/**
+ * One exemplar of each hidden class of apache-arrow's per-batch objects, kept for the life of the
+ * process (see `keepShape`). A batch's objects are made afresh for every batch (its chunks, its
+ * Struct type, the Schema its constructor assigns) and are all garbage between two transactions,
+ * so a full GC found no instance of their maps: the maps died, and with them the optimised code of
+ * every function that had made or read such objects (the row stage's lanes, `instantsOf`, and
+ * apache-arrow's own Data constructor, `clone` and `RecordBatch.numRows`), which TurboFan then
+ * compiled again during the next transaction. Data's constructor sets only the buffers it is given
+ * (in order: offsets, values, validity, type ids), so each combination of them is a map of its own;
+ * a clone sets all of them.
+ */
+function keepArrowShapes(): void {
+  const type = new Int32();
+  for (let present = 0; present < 16; present++) {
+    const buffers = [0, 1, 2, 3].map((k) => (present & (1 << k) ? new Int32Array(0) : undefined));
+    const data = new Data(type, 0, 0, 0, buffers as never);
+    keepShape(data);
+    keepShape(data.clone());
+  }
+  keepShape(makeBatch(new Schema([new Field('x', type, true)]), [fixedData(type, 0, new Int32Array(0), undefined, 0)], 0));
+}
+
+keepArrowShapes();
