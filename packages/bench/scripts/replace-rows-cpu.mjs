@@ -2,14 +2,14 @@
 // and the main thread's run-queue wait (runnable, but another thread had its core).
 // node --expose-gc replace-rows-cpu.mjs <store copy> [obs|obs_idx] [runs] [rows|noop|iter|batchins|batches]; NOGC=1 skips the gc() before each, KEEP=1 keeps each transaction alive,
 // THREADS=1 prints each thread's CPU per replace (main; v8: V8's platform threads, started before the store; open: the store's threads, scan workers and part writer; late: any started after, libuv's), SPIN=<ms> spins two threads that long between replaces (as DuckDB's UPDATE does in the bench) instead of waiting for the store to be idle,
-// ENGINE=<path to an engine build's dist/index.js> measures that build instead of the workspace's
+// ENGINE=<path to an engine build's dist/index.js> measures that build instead of the workspace's, COMPACT_RUN=<n> opens the store with that compactRun (e.g. 100000: no compaction)
 const { openStore } = await import(process.env.ENGINE || '@halocline/engine');
 import { readFileSync, readdirSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 const threads = () => { const m = new Map(); for (const t of readdirSync('/proc/self/task')) { try { const st = readFileSync(`/proc/self/task/${t}/stat`, 'utf8'); const name = st.slice(st.indexOf('(') + 1, st.lastIndexOf(')')); const ss = readFileSync(`/proc/self/task/${t}/schedstat`, 'utf8').split(' '); m.set(t + ':' + name, Number(ss[0]) / 1e6); } catch {} } return m; };
 const [dir, table = 'obs', runsArg = '8', mode = 'rows'] = process.argv.slice(2);
 const before = new Set(readdirSync('/proc/self/task'));
-const store = await openStore({ path: dir, workers: 2 });
+const store = await openStore({ path: dir, workers: 2, ...(process.env.COMPACT_RUN ? { compactRun: Number(process.env.COMPACT_RUN) } : {}) });
 await store.table(table).select('depth < 0').count();
 const afterOpen = new Set(readdirSync('/proc/self/task'));
 const kind = (tid) => tid === String(process.pid) ? 'main' : before.has(tid) ? 'v8' : afterOpen.has(tid) ? 'open' : 'late';
