@@ -5,6 +5,7 @@ import { firstCommon } from '../mvcc/deletes.js';
 import { forwardRows, mergeRows } from '../mvcc/forward.js';
 import { decodePositions, encodePositions } from '../mvcc/positions.js';
 import { retireParts } from '../mvcc/retire.js';
+import { lastState } from '../read/state.js';
 import type { MetaTx } from '../storage/metastore.js';
 import { type DeleteRecord, type ForwardRecord, type PartRecord, type TableRecord, deleteKey, deletePrefix, forwardKey, partKey, tableKey } from '../storage/records.js';
 import { removeParts, type WrittenPart } from './partition.js';
@@ -52,6 +53,16 @@ export async function commit(ctx: StoreContext, name: string, tableId: string, c
       const current = tx.get<TableRecord>(tableKey(name));
       if (!current || current.id !== tableId) {
         throw new HaloclineError('NotFound', `table "${name}" does not exist (dropped while writing)`, { table: name });
+      }
+      // a version this process read is gone: the metadata store lost a commit. Writing on would give
+      // the lost version's number to other contents (readers that cached it would see the lost one)
+      const seen = lastState(ctx, tableId)?.version ?? 0;
+      if (current.version < seen) {
+        throw new HaloclineError(
+          'Corrupt',
+          `table "${name}" is at version ${current.version}, but this process read version ${seen} of it: the metadata store lost a committed change; nothing is written`,
+          { table: name },
+        );
       }
       if ((current.schemaVersion ?? 0) !== change.schemaVersion) {
         throw new HaloclineError('Conflict', `the schema of table "${name}" changed while writing; retry`, { table: name });
