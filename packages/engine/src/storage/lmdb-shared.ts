@@ -2,6 +2,7 @@
 import { mkdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { open, type RootDatabase, type RootDatabaseOptionsWithPath } from 'lmdb';
+import { checkLmdbBuild } from './lmdb-build.js';
 import { checkDataFile } from './lmdb-file.js';
 
 /** A use of a shared handle; `release` closes the environment once its last use is released. */
@@ -28,6 +29,7 @@ const handles = new Map<string, Entry>();
  * run its transaction callback. LMDB itself says not to open an environment twice in a process.
  * Every use must pass the same options. An open while the last use's close runs waits for the close.
  * `Corrupt` when the environment's data file is not an LMDB environment or is cut short (see `checkDataFile`).
+ * Throws when lmdb-js's binary is not the one built with Halocline's fix to LMDB (see `checkLmdbBuild`).
  *
  * Always without lmdb-js's `overlappingSync` (its default where `noSync` is not set): each commit is
  * made durable inside its write transaction, as in plain LMDB. With it, a commit's fsync runs after the
@@ -40,8 +42,12 @@ const handles = new Map<string, Entry>();
  * ("duplicate value", "freelist entry had bad/duplicate entries") and crashed (SIGSEGV) within a
  * minute; without it, no commit was lost in the same runs, and a process crashed inside lmdb-js
  * about once in a few thousand kills, which is still open (docs/architecture.md, "Several processes").
+ * lmdb-js's LMDB also stored that id without the write lock at every open, losing a commit made by
+ * another process meanwhile; this package's postinstall builds lmdb-js without that store
+ * (scripts/patch-lmdb.mjs), and `checkLmdbBuild` makes sure that build is the one loaded.
  */
 export async function openShared<V>(path: string, options: Omit<RootDatabaseOptionsWithPath, 'path'>): Promise<SharedLmdb<V>> {
+  checkLmdbBuild();
   mkdirSync(path, { recursive: true });
   const key = realpathSync(path);
   const described = JSON.stringify(options);

@@ -1,0 +1,126 @@
+// A process opening the environment while another commits loses no commit: the race in lmdb-js's
+// mdb_env_open2 that scripts/patch-lmdb.mjs removes, reproduced deterministically.
+//
+// The opening process runs with a small LD_PRELOAD library that holds it right after it has read the
+// data file's meta pages (its second pread of data.mdb), until this test has committed. With lmdb-js's
+// prebuilt binary the opener then sets the lock file's last transaction id back to the commit before,
+// and the next commit overwrites the one made meanwhile (checked: this test fails with it).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { open } from 'lmdb';
+import { afterAll, beforeAll, expect, it, onTestFinished } from 'vitest';
+import { tempDir } from '../test-util/tmp.js';
+import { LMDB_FIX, lmdbBuildProblem, lmdbPackageDir } from './lmdb-build.js';
+
+const HOLD = `
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+/* After the first read of data.mdb at a non-zero offset (its second meta page), once: create
+   $HOLD_GATE.held, then wait until $HOLD_GATE exists (at most 20 s). */
+static int held;
+
+static void hold(int fd, off_t off) {
+  const char *gate = getenv("HOLD_GATE");
+  if (held || !gate || off == 0) return;
+  char link[64], path[4096];
+  snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+  ssize_t n = readlink(link, path, sizeof path - 1);
+  if (n < 9) return;
+  path[n] = 0;
+  if (strcmp(path + n - 9, "/data.mdb") != 0) return;
+  held = 1;
+  char mark[4096];
+  snprintf(mark, sizeof mark, "%s.held", gate);
+  close(open(mark, O_CREAT | O_WRONLY, 0600));
+  for (int i = 0; i < 20000 && access(gate, F_OK) != 0; i++) usleep(1000);
+}
+
+ssize_t pread64(int fd, void *buf, size_t count, off_t off) {
+  static ssize_t (*real)(int, void *, size_t, off_t);
+  if (!real) real = (ssize_t (*)(int, void *, size_t, off_t))dlsym(RTLD_NEXT, "pread64");
+  ssize_t r = real(fd, buf, count, off);
+  hold(fd, off);
+  return r;
+}
+
+ssize_t pread(int fd, void *buf, size_t count, off_t off) {
+  return pread64(fd, buf, count, off);
+}
+`;
+
+const ENGINE = fileURLToPath(new URL('../..', import.meta.url));
+let library = '';
+beforeAll(async () => {
+  const dir = await tempDir('halocline-hold-');
+  afterAll(dir.remove);
+  writeFileSync(join(dir.path, 'hold.c'), HOLD);
+  library = join(dir.path, 'hold.so');
+  const cc = spawnSync('cc', ['-shared', '-fPIC', '-O1', '-o', library, join(dir.path, 'hold.c'), '-ldl'], { encoding: 'utf8' });
+  // the same C toolchain builds lmdb-js in this package's postinstall (scripts/patch-lmdb.mjs)
+  if (cc.status !== 0) throw new Error(`cc failed (${cc.status ?? String(cc.error)}): ${cc.stderr}`);
+});
+
+async function until(test: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 2000; i++) {
+    if (test()) return;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+it('keeps a commit made while another process is opening the environment', async () => {
+  const dir = await tempDir();
+  onTestFinished(dir.remove);
+  const db = open<number, string>({ path: dir.path, overlappingSync: false, encoding: 'json' });
+  onTestFinished(() => db.close());
+  await db.put('a', 1);
+  const gate = join(dir.path, 'gate');
+  const opener = spawn(
+    process.execPath,
+    ['--input-type=module', '-e', `import { open } from 'lmdb'; const db = open({ path: ${JSON.stringify(dir.path)}, overlappingSync: false, encoding: 'json' }); console.log('opened', db.get('a')); process.stdin.resume().once('end', () => db.close());`],
+    { cwd: ENGINE, env: { ...process.env, LD_PRELOAD: library, HOLD_GATE: gate }, stdio: ['pipe', 'pipe', 'inherit'] },
+  );
+  onTestFinished(() => void opener.kill('SIGKILL'));
+  let out = '';
+  opener.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => opener.on('exit', resolve));
+
+  await until(() => existsSync(`${gate}.held`), 'the opener to have read the meta pages');
+  await db.put('b', 2); // committed (fsynced) while the opener holds the meta pages it read
+  writeFileSync(gate, '');
+  await until(() => out.includes('opened'), 'the opener to finish opening');
+  expect(out).toContain('opened 1');
+  await db.put('c', 3); // the next commit: with the race, it is built on 'a' and overwrites 'b'
+  db.resetReadTxn();
+  expect([db.get('a'), db.get('b'), db.get('c')]).toEqual([1, 2, 3]);
+  opener.stdin.end(); // it closes its environment and exits
+  expect(await exited).toBe(0);
+
+  const fresh = spawnSync(
+    process.execPath,
+    ['--input-type=module', '-e', `import { open } from 'lmdb'; const db = open({ path: ${JSON.stringify(dir.path)}, overlappingSync: false, encoding: 'json' }); console.log(JSON.stringify([db.get('a'), db.get('b'), db.get('c')])); await db.close();`],
+    { cwd: ENGINE, encoding: 'utf8' },
+  );
+  expect(fresh.stdout.trim()).toBe('[1,2,3]');
+});
+
+it(`loads lmdb-js's binary built with ${LMDB_FIX}, and says so when it would not`, () => {
+  const dir = lmdbPackageDir();
+  // lmdb-js's own loader picks the binary lmdb-build.ts checks
+  const loader = createRequire(join(dir, 'package.json'))('node-gyp-build-optional-packages') as { path(dir: string): string };
+  expect(loader.path(dir)).toBe(join(dir, 'build', 'Release', 'lmdb.node'));
+  expect(lmdbBuildProblem()).toBeUndefined();
+  process.env.PREBUILDS_ONLY = '1';
+  onTestFinished(() => void delete process.env.PREBUILDS_ONLY);
+  expect(lmdbBuildProblem()).toMatch(/PREBUILDS_ONLY/);
+});
