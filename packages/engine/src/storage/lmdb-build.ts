@@ -1,18 +1,19 @@
 // Which lmdb-js binary this process loads: the engine opens LMDB environments only with the build
-// that this package's postinstall (scripts/patch-lmdb.mjs) makes from source with its one fix to LMDB.
+// that this package's postinstall (scripts/patch-lmdb.mjs) makes from source with its two fixes to LMDB.
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
-/** The fix scripts/patch-lmdb.mjs builds in, as its stamp beside the binary names it. */
-export const LMDB_FIX = 'open-txnid-1';
+/** The fixes scripts/patch-lmdb.mjs builds in, as its stamp beside the binary names them. */
+export const LMDB_FIX = 'open-txnid-1,close-mutex-1';
 
 let checked = false;
 
 /**
  * Throws, naming the cause and the remedy, unless lmdb-js loads the binary built with `LMDB_FIX`:
  * with its prebuilt binary, a process opening a store while another commits can make that commit be
- * overwritten (scripts/patch-lmdb.mjs says how). HALOCLINE_LMDB_PREBUILT=1 accepts the prebuilt binary,
+ * overwritten, and one opening it while the last other user closes it cannot write (scripts/patch-lmdb.mjs
+ * says how). HALOCLINE_LMDB_PREBUILT=1 accepts the prebuilt binary,
  * for a store only ever opened by one process at a time. Checked once per process.
  */
 export function checkLmdbBuild(): void {
@@ -20,8 +21,8 @@ export function checkLmdbBuild(): void {
   const problem = lmdbBuildProblem();
   if (problem && process.env.HALOCLINE_LMDB_PREBUILT !== '1') {
     throw new Error(
-      `${problem}. lmdb-js's prebuilt binary can lose a commit when a process opens the store while another ` +
-        'commits. Build it with the fix: npm run postinstall --workspace @halocline/engine (needs a C/C++ compiler, ' +
+      `${problem}. With lmdb-js's prebuilt binary a commit can be lost when a process opens the store while ` +
+        'another commits. Build it with the fixes: npm run postinstall --workspace @halocline/engine (needs a C/C++ compiler, ' +
         'make and python3), or set HALOCLINE_LMDB_PREBUILT=1 if only one process ever opens the store at a time.',
     );
   }

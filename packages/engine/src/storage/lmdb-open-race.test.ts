@@ -1,10 +1,16 @@
-// A process opening the environment while another commits loses no commit: the race in lmdb-js's
-// mdb_env_open2 that scripts/patch-lmdb.mjs removes, reproduced deterministically.
+// A process opening the environment loses nothing and breaks nothing, whatever the others do meanwhile:
+// the two races in lmdb-js's LMDB that scripts/patch-lmdb.mjs removes, each reproduced deterministically.
 //
-// The opening process runs with a small LD_PRELOAD library that holds it right after it has read the
-// data file's meta pages (its second pread of data.mdb), until this test has committed. With lmdb-js's
-// prebuilt binary the opener then sets the lock file's last transaction id back to the commit before,
-// and the next commit overwrites the one made meanwhile (checked: this test fails with it).
+// The opening process runs with a small LD_PRELOAD library that holds it at one point of its open until
+// this test has done its part:
+// - HOLD_AT=meta: right after it has read the data file's meta pages (its second pread of data.mdb),
+//   while the test commits. With lmdb-js's prebuilt binary the opener then sets the lock file's last
+//   transaction id back to the commit before, and the next commit overwrites the one made meanwhile.
+// - HOLD_AT=lock: after its try for the exclusive lock failed (the test's process had the environment
+//   open), before it waits for the shared lock, while the test closes its environment. With the
+//   prebuilt binary the closing process, the last user, destroys the lock file's mutexes, and every
+//   write transaction of the opener (and of every process opening after it) fails with EINVAL.
+// Both tests fail with the prebuilt binary (checked).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -18,26 +24,32 @@ import { LMDB_FIX, lmdbBuildProblem, lmdbPackageDir } from './lmdb-build.js';
 const HOLD = `
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
 #include <unistd.h>
 
-/* After the first read of data.mdb at a non-zero offset (its second meta page), once: create
-   $HOLD_GATE.held, then wait until $HOLD_GATE exists (at most 20 s). */
 static int held;
 
-static void hold(int fd, off_t off) {
-  const char *gate = getenv("HOLD_GATE");
-  if (held || !gate || off == 0) return;
+/* True when fd is the file whose path ends with name (a slash and a file name). */
+static int is_file(int fd, const char *name) {
   char link[64], path[4096];
+  size_t k = strlen(name);
   snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
   ssize_t n = readlink(link, path, sizeof path - 1);
-  if (n < 9) return;
+  if (n < (ssize_t)k) return 0;
   path[n] = 0;
-  if (strcmp(path + n - 9, "/data.mdb") != 0) return;
+  return strcmp(path + n - k, name) == 0;
+}
+
+/* Once, where HOLD_AT names: create $HOLD_GATE.held, then wait until $HOLD_GATE exists (at most 20 s). */
+static void hold(const char *at) {
+  const char *gate = getenv("HOLD_GATE"), *want = getenv("HOLD_AT");
+  if (held || !gate || !want || strcmp(want, at) != 0) return;
   held = 1;
   char mark[4096];
   snprintf(mark, sizeof mark, "%s.held", gate);
@@ -45,16 +57,47 @@ static void hold(int fd, off_t off) {
   for (int i = 0; i < 20000 && access(gate, F_OK) != 0; i++) usleep(1000);
 }
 
+/* meta: after the first read of data.mdb at a non-zero offset (its second meta page) */
 ssize_t pread64(int fd, void *buf, size_t count, off_t off) {
   static ssize_t (*real)(int, void *, size_t, off_t);
   if (!real) real = (ssize_t (*)(int, void *, size_t, off_t))dlsym(RTLD_NEXT, "pread64");
   ssize_t r = real(fd, buf, count, off);
-  hold(fd, off);
+  if (off != 0 && is_file(fd, "/data.mdb")) hold("meta");
   return r;
 }
 
 ssize_t pread(int fd, void *buf, size_t count, off_t off) {
   return pread64(fd, buf, count, off);
+}
+
+/* lock: before waiting for a read lock on the first byte of lock.mdb (LMDB's shared lock, taken once
+   its try for the exclusive lock failed) */
+static int fcntl_via(const char *symbol, int fd, int cmd, void *arg) {
+  int (*real)(int, int, ...) = (int (*)(int, int, ...))dlsym(RTLD_NEXT, symbol);
+  if (cmd == F_SETLKW && arg) {
+    struct flock *l = arg;
+    /* LMDB reads errno after this call (the failed try's EAGAIN): the hold must not change it */
+    int saved = errno;
+    if (l->l_type == F_RDLCK && l->l_start == 0 && is_file(fd, "/lock.mdb")) hold("lock");
+    errno = saved;
+  }
+  return real(fd, cmd, arg);
+}
+
+int fcntl64(int fd, int cmd, ...) {
+  va_list ap;
+  va_start(ap, cmd);
+  void *arg = va_arg(ap, void *);
+  va_end(ap);
+  return fcntl_via("fcntl64", fd, cmd, arg);
+}
+
+int fcntl(int fd, int cmd, ...) {
+  va_list ap;
+  va_start(ap, cmd);
+  void *arg = va_arg(ap, void *);
+  va_end(ap);
+  return fcntl_via("fcntl", fd, cmd, arg);
 }
 `;
 
@@ -88,7 +131,7 @@ it('keeps a commit made while another process is opening the environment', async
   const opener = spawn(
     process.execPath,
     ['--input-type=module', '-e', `import { open } from 'lmdb'; const db = open({ path: ${JSON.stringify(dir.path)}, overlappingSync: false, encoding: 'json' }); console.log('opened', db.get('a')); process.stdin.resume().once('end', () => db.close());`],
-    { cwd: ENGINE, env: { ...process.env, LD_PRELOAD: library, HOLD_GATE: gate }, stdio: ['pipe', 'pipe', 'inherit'] },
+    { cwd: ENGINE, env: { ...process.env, LD_PRELOAD: library, HOLD_GATE: gate, HOLD_AT: 'meta' }, stdio: ['pipe', 'pipe', 'inherit'] },
   );
   onTestFinished(() => void opener.kill('SIGKILL'));
   let out = '';
@@ -112,6 +155,38 @@ it('keeps a commit made while another process is opening the environment', async
     { cwd: ENGINE, encoding: 'utf8' },
   );
   expect(fresh.stdout.trim()).toBe('[1,2,3]');
+});
+
+it('keeps the environment writable for a process that opens it while the last other user closes it', async () => {
+  const dir = await tempDir();
+  onTestFinished(dir.remove);
+  const db = open<number, string>({ path: dir.path, overlappingSync: false, encoding: 'json' });
+  await db.put('a', 1);
+  const gate = join(dir.path, 'gate');
+  const opener = spawn(
+    process.execPath,
+    ['--input-type=module', '-e', `import { open } from 'lmdb'; const db = open({ path: ${JSON.stringify(dir.path)}, overlappingSync: false, encoding: 'json' }); await db.put('b', 2); console.log('wrote', db.get('a'), db.get('b')); await db.close();`],
+    { cwd: ENGINE, env: { ...process.env, LD_PRELOAD: library, HOLD_GATE: gate, HOLD_AT: 'lock' }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  onTestFinished(() => void opener.kill('SIGKILL'));
+  let out = '';
+  let err = '';
+  opener.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  opener.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  const exited = new Promise<number | string | null>((resolve) => opener.on('exit', (code, signal) => resolve(code ?? signal)));
+
+  await until(() => existsSync(`${gate}.held`), 'the opener to wait for its shared lock');
+  await db.close(); // the environment's last other user: it takes the exclusive lock as it closes
+  writeFileSync(gate, '');
+  expect({ code: await exited, out, err }).toEqual({ code: 0, out: 'wrote 1 2\n', err: '' });
+
+  // and the processes opening after it write too
+  const fresh = spawnSync(
+    process.execPath,
+    ['--input-type=module', '-e', `import { open } from 'lmdb'; const db = open({ path: ${JSON.stringify(dir.path)}, overlappingSync: false, encoding: 'json' }); await db.put('c', 3); console.log(JSON.stringify([db.get('a'), db.get('b'), db.get('c')])); await db.close();`],
+    { cwd: ENGINE, encoding: 'utf8' },
+  );
+  expect({ out: fresh.stdout.trim(), err: fresh.stderr }).toEqual({ out: '[1,2,3]', err: '' });
 });
 
 it(`loads lmdb-js's binary built with ${LMDB_FIX}, and says so when it would not`, () => {

@@ -40,11 +40,12 @@ const handles = new Map<string, Entry>();
  * acknowledged commit lost) and marks its own environment fatal when it has a write transaction
  * open. Several processes committing while one is killed lost commits, corrupted the free list
  * ("duplicate value", "freelist entry had bad/duplicate entries") and crashed (SIGSEGV) within a
- * minute; without it, no commit was lost in the same runs, and a process crashed inside lmdb-js
- * about once in a few thousand kills, which is still open (docs/architecture.md, "Several processes").
- * lmdb-js's LMDB also stored that id without the write lock at every open, losing a commit made by
- * another process meanwhile; this package's postinstall builds lmdb-js without that store
- * (scripts/patch-lmdb.mjs), and `checkLmdbBuild` makes sure that build is the one loaded.
+ * minute; without it, no commit was lost in the same runs. lmdb-js's LMDB also stored that id
+ * without the write lock at every open, losing a commit made by another process meanwhile, and a
+ * process closing the environment as its last user destroyed the lock file's mutexes under one that
+ * was opening it; this package's postinstall builds lmdb-js without either (scripts/patch-lmdb.mjs),
+ * and `checkLmdbBuild` makes sure that build is the one loaded (docs/architecture.md, "Several
+ * processes").
  */
 export async function openShared<V>(path: string, options: Omit<RootDatabaseOptionsWithPath, 'path'>): Promise<SharedLmdb<V>> {
   checkLmdbBuild();
