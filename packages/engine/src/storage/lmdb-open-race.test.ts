@@ -103,9 +103,12 @@ int fcntl(int fd, int cmd, ...) {
 
 const ENGINE = fileURLToPath(new URL('../..', import.meta.url));
 let library = '';
+let removeLibrary = async (): Promise<void> => undefined;
+// (an afterAll registered inside beforeAll never ran: each run left its directory behind)
+afterAll(() => removeLibrary());
 beforeAll(async () => {
   const dir = await tempDir('halocline-hold-');
-  afterAll(dir.remove);
+  removeLibrary = dir.remove;
   writeFileSync(join(dir.path, 'hold.c'), HOLD);
   library = join(dir.path, 'hold.so');
   const cc = spawnSync('cc', ['-shared', '-fPIC', '-O1', '-o', library, join(dir.path, 'hold.c'), '-ldl'], { encoding: 'utf8' });
