@@ -4,7 +4,7 @@ import { openSync, readSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, expect, it, onTestFinished } from 'vitest';
 import { bundleChild, killedOnly, onLines } from '../test-util/crash.js';
-import { killKey, windowProblem } from '../test-util/lmdb-kill.js';
+import { killCommit, killKey, killPrefix, windowProblem } from '../test-util/lmdb-kill.js';
 import { labelled, seededRandom, soakInt, soakTimeout } from '../test-util/soak.js';
 import { tempDir } from '../test-util/tmp.js';
 import { openLmdbMetaStore } from './lmdb.js';
@@ -85,19 +85,15 @@ it(`keeps every acknowledged commit of ${CHILDREN} processes writing one environ
   await meta.close();
 }, soakTimeout(60_000, 50, KILLS));
 
-// What the store holds of each child is what its commits leave: commit m puts key m and removes key
-// m - KILL_LAG, so after its newest commit `hi` the child's keys are exactly the KILL_LAG (or hi + 1)
-// commits up to hi, with no gap, and hi is at or after the last commit the child acknowledged. A lost
-// commit shows as a gap or as a newest commit older than the ack. (Checking the acknowledged key
-// alone is not enough, and not sound: a live child goes on committing while the parent reads its
-// acks and opens the store, and may remove that key before the check reads it: then only the window
-// says whether anything is missing.)
+// Every child's commits in the store are the window its newest commit leaves, ending at or after its
+// last ack (`windowProblem`). Not the acknowledged key alone: a live child goes on committing while
+// the parent reads its acks and opens the store, and may remove that key before the check reads it.
 async function expectAcked(path: string, acked: ReadonlyMap<string, number>, label: string): Promise<void> {
   const opening = performance.now();
   const meta = await openLmdbMetaStore(path);
   const opened = performance.now() - opening;
   try {
-    const held = new Map([...acked.keys()].map((id) => [id, meta.keys(killKey(id, 0).slice(0, -8)).map((k) => Number(k.slice(-8)))]));
+    const held = new Map([...acked.keys()].map((id) => [id, meta.keys(killPrefix(id)).map(killCommit)]));
     const wrong = [...acked].flatMap(([id, n]) => {
       const problem = windowProblem(held.get(id)!, n);
       return problem ? [`${id} (acknowledged commit ${n}): ${problem}`] : [];
@@ -121,6 +117,8 @@ it('checks the commits of a child as a window: a gap or a newest commit older th
   expect(windowProblem([...window(100, 249), ...window(251, 299)], 299)).toMatch(/commits 100 to 299 should all be there/);
   expect(windowProblem(window(101, 299), 299)).toMatch(/should all be there/);
   expect(windowProblem([], 0)).toMatch(/none of its commits/);
+  expect(killCommit(killKey('w7', 123))).toBe(123);
+  expect(killKey('w70', 1).startsWith(killPrefix('w7'))).toBe(false);
 });
 
 it('opens environments without overlapping sync: a commit is durable before the write lock goes', async () => {

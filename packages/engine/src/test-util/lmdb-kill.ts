@@ -3,8 +3,14 @@
 /** A child removes its key of this many commits back: one its parent saw acknowledged is still there. */
 export const KILL_LAG = 200;
 
+/** The prefix of every key child `id` writes. */
+export const killPrefix = (id: string): string => `c/${id}/`;
+
 /** The key child `id` writes in its commit `n`. */
-export const killKey = (id: string, n: number): string => `c/${id}/${String(n).padStart(8, '0')}`;
+export const killKey = (id: string, n: number): string => `${killPrefix(id)}${String(n).padStart(8, '0')}`;
+
+/** The commit a key of `killKey` was written by. */
+export const killCommit = (key: string): number => Number(key.slice(key.lastIndexOf('/') + 1));
 
 /**
  * What is wrong with the commits of a child the store holds (`held`, ascending) after it acknowledged
