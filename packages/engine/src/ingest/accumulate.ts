@@ -6,6 +6,7 @@ import type { ZoneStats } from '../expr/kernel.js';
 import { fixedData, varData } from '../data/layout.js';
 import { concatData } from '../storage/concat.js';
 import { zoneStats } from '../storage/zonemap.js';
+import { crc32Combine } from '../storage/crc32.js';
 
 /** A column of one partition, appended chunk by chunk; `finish` gives one offset-0 chunk and its zone map. */
 export class ColumnAccumulator {
@@ -53,33 +54,40 @@ export class ColumnAccumulator {
 
 /**
  * A fixed-width column of one partition whose values others write into `values` (the Parquet
- * workers, in shared memory): only the validity bits and the zone map are made here, as pieces land.
+ * workers, in shared memory), with the zone map and the CRC-32 of each piece they wrote: only the
+ * validity bits are made here, and the pieces' zone maps and CRCs put together, as pieces land.
  */
 export class PlacedColumn {
   private rows = 0;
   private zone: ZoneStats | undefined;
+  /** The CRC-32 of the value bytes of the rows noted so far; undefined once a piece came without one. */
+  private crc: number | undefined = 0;
   private readonly bits = new Bits();
 
   constructor(
     readonly type: DataType,
-    private readonly values: ArrayBufferView & { length: number },
+    private readonly values: ArrayBufferView & { length: number; BYTES_PER_ELEMENT: number },
   ) {}
 
-  /** Records the next `rows` rows as written, with their validity from bit 0 (null: no null); reads them for the zone map. */
-  note(rows: number, validity: Uint8Array | null, nullCount: number): void {
+  /**
+   * Records the next `rows` rows as written, with their validity from bit 0 (null: no null), their
+   * zone map and the CRC-32 of their value bytes (if known).
+   */
+  note(rows: number, validity: Uint8Array | null, nullCount: number, zone: ZoneStats, crc: number | undefined): void {
     if (rows === 0) return;
     const at = this.rows;
     const values = (this.values as unknown as { subarray(a: number, b: number): ArrayBufferView }).subarray(at, at + rows);
-    const chunk = fixedData(this.type, rows, values, validity ?? undefined, nullCount);
-    this.bits.append(chunk, at, this.values.length);
-    this.zone = mergeZones(this.zone, zoneStats(chunk));
+    this.bits.append(fixedData(this.type, rows, values, validity ?? undefined, nullCount), at, this.values.length);
+    this.zone = mergeZones(this.zone, zone);
+    this.crc = this.crc === undefined || crc === undefined ? undefined : crc32Combine(this.crc, crc, rows * this.values.BYTES_PER_ELEMENT);
     this.rows = at + rows;
   }
 
-  /** The rows noted so far as one offset-0 chunk, with its zone map. */
-  finish(): { data: Data; zone: ZoneStats } {
+  /** The rows noted so far as one offset-0 chunk, with its zone map and the CRC-32 of its value bytes (if known). */
+  finish(): { data: Data; zone: ZoneStats; crc: number | undefined } {
     const values = (this.values as unknown as { subarray(a: number, b: number): ArrayBufferView }).subarray(0, this.rows);
-    return { data: fixedData(this.type, this.rows, values, this.bits.bits, this.bits.nullCount), zone: this.zone ?? { min: null, max: null, nullCount: 0, rows: 0 } };
+    const zone = this.zone ?? { min: null, max: null, nullCount: 0, rows: 0 };
+    return { data: fixedData(this.type, this.rows, values, this.bits.bits, this.bits.nullCount), zone, crc: this.crc };
   }
 }
 

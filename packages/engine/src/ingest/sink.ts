@@ -97,7 +97,8 @@ export class PartSink {
     const zones: Record<string, ZoneStats> = {};
     this.schema.fields.forEach((f, c) => (zones[f.name] = filled[c]!.zone));
     const data = filled.map((f) => f.data);
-    const written = file ? file.finish(data, zones).then((part) => this.release(file, part)).finally(() => this.laid.delete(file)) : writePart(this.ctx, this.tableId, this.schema, data, zones);
+    const crcs = filled.map((f) => f.crc);
+    const written = file ? file.finish(data, zones, crcs).then((part) => this.release(file, part)).finally(() => this.laid.delete(file)) : writePart(this.ctx, this.tableId, this.schema, data, zones);
     this.writing = written.then((part) => void this.written.push(part));
     this.writing.catch(() => undefined); // observed by the next flush, finish or discard
   }

@@ -45,6 +45,8 @@ export interface FileSource {
 export interface FilledColumn {
   readonly data: Data;
   readonly zone: ZoneStats;
+  /** The CRC-32 of the value buffer's bytes (rows × value width), when the filler knows it. */
+  readonly crc?: number;
 }
 
 /** Rows converted so far, file bytes read so far, and a partition when one is complete. */

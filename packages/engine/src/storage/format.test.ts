@@ -42,6 +42,11 @@ describe('partition format', () => {
     for (const data of cases) {
       const pieces = segmentPieces('c', data);
       expect(Buffer.concat(pieces)).toEqual(Buffer.from(encodeSegment('c', data)));
+      // the segment's CRC, with any one piece's CRC given instead of its bytes read
+      const whole = crc32(Buffer.concat(pieces));
+      expect(piecesCrc(pieces)).toBe(whole);
+      pieces.forEach((piece, index) => expect(piecesCrc(pieces, new Map([[index, crc32(piece)]]))).toBe(whole));
+      expect(piecesCrc(pieces, new Map(pieces.map((piece, index) => [index, crc32(piece)])))).toBe(whole);
     }
     const pieces = segmentPieces('c', cases[3]!);
     expect(pieces.some((p) => p.buffer === cases[3]!.values.buffer)).toBe(true);

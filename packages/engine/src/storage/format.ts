@@ -14,6 +14,7 @@
 import { type Data, Field, RecordBatch, RecordBatchStreamWriter, Schema, Struct, Table, makeData, makeVector, tableFromIPC } from 'apache-arrow';
 import { crc32 } from 'node:zlib';
 import { IpcEncoder } from '../data/ipc-encode.js';
+import { crc32Combine } from './crc32.js';
 import { HaloclineError } from '../errors.js';
 import { dataProblem } from '../data/batch-check.js';
 import { ipcStreamProblem } from '../data/ipc-verify.js';
@@ -166,10 +167,16 @@ export function checkSegment(bytes: Uint8Array, seg: SegmentRef, path: string): 
   }
 }
 
-/** The CRC-32 of a segment written as `pieces`, in order (the CRC of their concatenation). */
-export function piecesCrc(pieces: readonly Uint8Array[]): number {
+/**
+ * The CRC-32 of a segment written as `pieces`, in order (the CRC of their concatenation). `known`
+ * gives the CRCs of pieces (by index) computed where their bytes were made, so they are not read again.
+ */
+export function piecesCrc(pieces: readonly Uint8Array[], known?: ReadonlyMap<number, number>): number {
   let crc = 0;
-  for (const piece of pieces) crc = crc32(piece, crc);
+  pieces.forEach((piece, i) => {
+    const given = known?.get(i);
+    crc = given === undefined ? crc32(piece, crc) : crc32Combine(crc, given, piece.length);
+  });
   return crc;
 }
 

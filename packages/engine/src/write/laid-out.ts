@@ -9,6 +9,7 @@ import type { StoreContext } from '../context.js';
 import type { ZoneStats } from '../expr/kernel.js';
 import { fixedData, varData } from '../data/layout.js';
 import type { BlobWriter } from '../storage/blobstore.js';
+import { crc32 } from 'node:zlib';
 import { type SegmentRef, encodePrefix, piecesCrc, segmentPieces } from '../storage/format.js';
 import { partFile } from '../storage/records.js';
 import { type WrittenPart, encodePart, newPartId } from './partition.js';
@@ -32,6 +33,9 @@ export class LaidOutPart {
   /** Value bytes and rows (offsets) of the growing column written (or being written) so far. */
   private grown = 0;
   private grownRows = 0;
+  /** The CRC-32s of those value bytes and of their offsets (from offset 0), taken as they came. */
+  private grownCrc = 0;
+  private offsetsCrc = 0;
   private unsynced = 0;
   private landed = 0;
   private syncing: Promise<void> | undefined;
@@ -76,15 +80,18 @@ export class LaidOutPart {
    */
   grow({ bytes, offsets }: { bytes: Uint8Array; offsets: Int32Array }): void {
     const [from, fromRow, rows] = [this.grown, this.grownRows, offsets.length - 1];
-    if (rows <= fromRow && fromRow > 0) return;
+    if (rows <= fromRow) return;
     this.grown = bytes.length;
     this.grownRows = rows;
+    // offset 0 with the first rows, then each row's end
+    const first = fromRow === 0 ? 0 : fromRow + 1;
+    const ends = new Uint8Array(offsets.buffer, offsets.byteOffset + first * 4, (rows + 1 - first) * 4);
+    // checksummed now, while the caller's copy has left them in cache (finish would read them again)
+    this.offsetsCrc = crc32(ends, this.offsetsCrc);
+    this.grownCrc = crc32(bytes.subarray(from), this.grownCrc);
     this.track(
       this.ready.then(({ writer, tail }) => {
         if (!tail) return;
-        // offset 0 with the first rows, then each row's end
-        const first = fromRow === 0 ? 0 : fromRow + 1;
-        const ends = new Uint8Array(offsets.buffer, offsets.byteOffset + first * 4, (rows + 1 - first) * 4);
         const writes = [tail.offsets < 0 ? undefined : writer.writeAt(tail.offsets + first * 4, ends)];
         if (bytes.length > from) writes.push(writer.writeAt(tail.values + from, bytes.subarray(from)));
         this.unsynced += bytes.length - from + ends.length;
@@ -96,14 +103,16 @@ export class LaidOutPart {
 
   /**
    * Writes what is left (the laid-out columns' headers, every other column, the footer) from the
-   * final `columns`, then commits the file durably; `known` zone maps are used as in `writePart`.
+   * final `columns`, then commits the file durably; `known` zone maps are used as in `writePart`,
+   * and `crcs` (per column, the CRC-32 of a fixed-width column's value bytes, if known) spare
+   * reading those bytes again for the segments' CRCs.
    */
-  async finish(columns: readonly Data[], known?: Readonly<Record<string, ZoneStats>>): Promise<WrittenPart> {
+  async finish(columns: readonly Data[], known?: Readonly<Record<string, ZoneStats>>, crcs: readonly (number | undefined)[] = []): Promise<WrittenPart> {
     const { writer, slots, tail } = await this.ready;
     try {
       // every landed stretch's write has been started (`land` runs when `ready` resolves); the
       // rest is encoded while they and the syncs finish
-      const byName = new Map(this.schema.fields.map((f, c) => [f.name, slots[c]]));
+      const byName = new Map<string, Slot | undefined>(this.schema.fields.map((f, c) => [f.name, slots[c] && { ...slots[c], crc: crcs[c] }]));
       if (tail) {
         // the growing column ends the laid-out part of the file: what is appended goes after its
         // last byte and the longest tail its segment may have
@@ -117,7 +126,10 @@ export class LaidOutPart {
         const offsets = (data.valueOffsets as Int32Array).subarray(0, data.length + 1);
         columns = columns.with(this.growing, varData(data.type, data.length, offsets, values, validity, data.nullCount));
         const placed = tail.offsets < 0 ? undefined : { bytes: new Uint8Array(offsets.buffer, offsets.byteOffset, offsets.byteLength), at: tail.offsets };
-        if (values.length === this.grown && data.length === this.grownRows) byName.set(this.schema.fields[this.growing]!.name, { start: tail.start, values: tail.values, end, width: 1, bytes: values, placed });
+        if (values.length === this.grown && data.length === this.grownRows) {
+          const slot = { start: tail.start, values: tail.values, end, width: 1, bytes: values, crc: this.grownCrc };
+          byName.set(this.schema.fields[this.growing]!.name, placed ? { ...slot, placed: { ...placed, crc: this.offsetsCrc } } : slot);
+        }
       }
       const laid = async (name: string, data: Data): Promise<SegmentRef | undefined> => {
         const slot = byName.get(name);
@@ -223,8 +235,10 @@ interface Slot {
   readonly end: number;
   readonly width: number;
   readonly bytes: Uint8Array;
-  /** Another piece of the segment already written, at `at` (the growing column's offsets). */
-  readonly placed?: { readonly bytes: Uint8Array; readonly at: number };
+  /** The CRC-32 of `bytes`, when known. */
+  readonly crc?: number;
+  /** Another piece of the segment already written, at `at` (the growing column's offsets), and its CRC-32. */
+  readonly placed?: { readonly bytes: Uint8Array; readonly at: number; readonly crc?: number };
 }
 
 // The stretch of a column: room for the longest header the encoder may put before the values (with
@@ -261,7 +275,11 @@ function fitSegment(writer: BlobWriter, name: string, slot: Slot, pieces: readon
     if (i !== parts.index && i !== placed?.index && piece.length > 0) void writer.writeAt(at, piece);
     at += piece.length;
   });
-  return { name, offset, length: after + parts.tail - offset, crc: piecesCrc(pieces) };
+  const known = new Map<number, number>();
+  if (slot.crc !== undefined) known.set(parts.index, slot.crc);
+  if (placed && slot.placed?.crc !== undefined) known.set(placed.index, slot.placed.crc);
+  const crc = piecesCrc(pieces, known);
+  return { name, offset, length: after + parts.tail - offset, crc };
 }
 
 // which piece of a segment is exactly `values`, and the byte counts before and after it; or undefined

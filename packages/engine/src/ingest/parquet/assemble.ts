@@ -1,7 +1,7 @@
 // Main-thread side of placed Parquet ingest: one partition being filled. Fixed-width columns live in
-// shared buffers the workers write into directly (validity merged and zone maps computed here,
-// where typed-array loops run faster than in a wasm isolate); other columns are appended from the
-// workers' shared copies with the zone maps the workers computed.
+// shared buffers the workers write into directly (validity merged here, the zone maps and CRC-32s
+// of the workers' pieces put together); other columns are appended from the workers' shared copies
+// with the zone maps the workers computed.
 import { type DataType, type Schema, Type } from 'apache-arrow';
 import { fixedData, varData } from '../../data/layout.js';
 import { ColumnAccumulator, PlacedColumn } from '../accumulate.js';
@@ -36,7 +36,7 @@ export class PartitionFill {
     this.file = laidOut?.(size, this.placed);
     this.columns = schema.fields.map((f, c) => {
       const bytes = this.placed[c];
-      if (bytes) return new PlacedColumn(f.type, new (f.type.ArrayType as new (b: ArrayBufferLike, at: number, n: number) => ArrayBufferView & { length: number })(bytes.buffer, 0, size));
+      if (bytes) return new PlacedColumn(f.type, new (f.type.ArrayType as new (b: ArrayBufferLike, at: number, n: number) => ArrayBufferView & { length: number; BYTES_PER_ELEMENT: number })(bytes.buffer, 0, size));
       const acc = new ColumnAccumulator(f.type);
       acc.reserve(size);
       return acc;
@@ -55,7 +55,7 @@ export class PartitionFill {
     const done: SharedArrayBuffer[] = [];
     piece.columns.forEach((col, c) => {
       const column = this.columns[c]!;
-      if (column instanceof PlacedColumn) return column.note(piece.rows, col.validity, col.nullCount);
+      if (column instanceof PlacedColumn) return column.note(piece.rows, col.validity, col.nullCount, col.zone, col.crc);
       column.append(chunkOf(this.schema.fields[c]!.type, piece.rows, col), col.zone);
       if (c === this.file?.growing) this.file.grow(column.sofar()!);
       if (!column.copies) return;

@@ -1,8 +1,10 @@
 // The workers' half of placed Parquet ingest (placeBatch: values written into the partitions' shared
-// buffers, zone maps computed per piece) and the main thread's half (PartitionFill) together give
-// the same partitions and zone maps as gathering the rows and computing zone maps on one thread.
+// buffers, zone maps and CRC-32s computed per piece) and the main thread's half (PartitionFill)
+// together give the same partitions and zone maps as gathering the rows and computing zone maps on
+// one thread, and each placed column's CRC-32 is that of its value bytes.
 import fc from 'fast-check';
 import { Bool, type DataType, Field, Float64, Int32, Int64, LargeUtf8, RecordBatch, Schema, TimestampMillisecond, Utf8, makeVector, vectorFromArray } from 'apache-arrow';
+import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { makeBatch } from '../../data/layout.js';
 import { concatData } from '../../storage/concat.js';
@@ -61,7 +63,14 @@ describe('placed Parquet partitions', () => {
               if (reuse) recycle(copied);
               if (fill.full) {
                 fills.delete(parts[piece.target]!);
-                got.push(fill.finish().map((c) => ({ data: [...makeVector(c.data)], zone: c.zone })));
+                const finished = fill.finish();
+                got.push(finished.map((c) => ({ data: [...makeVector(c.data)], zone: c.zone })));
+                // the pieces' CRCs put together: the CRC of the bytes the partition file gets
+                for (const c of finished) {
+                  if (!isPlaced(c.data.type)) continue;
+                  const values = c.data.values as ArrayBufferView;
+                  expect(c.crc).toBe(crc32(new Uint8Array(values.buffer, values.byteOffset, values.byteLength)));
+                }
               }
             }
           }
