@@ -39,4 +39,17 @@ describe('ColumnAccumulator', () => {
       { numRuns: 40 },
     );
   });
+
+  it('keeps fixed-width values, string bytes and offsets in shared memory (not counted against the heap)', () => {
+    for (const type of [new Float64(), new Int64(), new Utf8(), new Binary()]) {
+      const acc = new ColumnAccumulator(type);
+      acc.reserve(5000);
+      const values = Array.from({ length: 5000 }, (_, i) => (type instanceof Float64 ? i / 2 : type instanceof Int64 ? BigInt(i) : type instanceof Utf8 ? `s${i}` : Uint8Array.of(i & 255)));
+      for (let at = 0; at < values.length; at += 1000) acc.append(vectorFromArray(values.slice(at, at + 1000), type as never).data[0]!);
+      const { data } = acc.finish();
+      expect(data.values.buffer, String(type)).toBeInstanceOf(SharedArrayBuffer);
+      if (data.valueOffsets) expect(data.valueOffsets.buffer, String(type)).toBeInstanceOf(SharedArrayBuffer);
+      expect([...makeVector(data)]).toEqual(values);
+    }
+  });
 });

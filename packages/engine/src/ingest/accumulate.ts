@@ -7,6 +7,7 @@ import { fixedData, varData } from '../data/layout.js';
 import { concatData } from '../storage/concat.js';
 import { zoneStats } from '../storage/zonemap.js';
 import { crc32Combine } from '../storage/crc32.js';
+import { sharedBuffer } from '../exec/shared-memory.js';
 
 /** A column of one partition, appended chunk by chunk; `finish` gives one offset-0 chunk and its zone map. */
 export class ColumnAccumulator {
@@ -143,7 +144,7 @@ class ChunkFill implements Fill {
   }
 }
 
-type Typed = ArrayBufferView & ArrayLike<unknown> & { set(a: ArrayLike<unknown>, at: number): void; subarray(a: number, b: number): Typed };
+type Typed = ArrayBufferView & ArrayLike<unknown> & { readonly BYTES_PER_ELEMENT: number; set(a: ArrayLike<unknown>, at: number): void; subarray(a: number, b: number): Typed };
 
 // Validity bits of the rows so far; allocated only once a chunk has a null.
 class Bits {
@@ -253,8 +254,11 @@ class VarFill implements Fill {
   }
 }
 
+// a larger copy of `a`, in shared memory: V8 counts an ArrayBuffer's bytes against the old
+// generation's headroom, and a partition's columns (~18 MB for the string column of the bench's
+// 1M-row Parquet file) would set off an incremental marking on this thread, ~16 ms of steps
 function grow<T extends Typed>(a: T, length: number): T {
-  const out = new (a.constructor as new (n: number) => T)(length);
+  const out = new (a.constructor as new (b: ArrayBufferLike, at: number, n: number) => T)(sharedBuffer(length * a.BYTES_PER_ELEMENT), 0, length);
   out.set(a, 0);
   return out;
 }
