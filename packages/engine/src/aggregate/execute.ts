@@ -64,7 +64,7 @@ async function scanTask(ctx: StoreContext, snap: Snapshot, part: PartRecord, col
   const columns: Record<string, TaskColumn> = {};
   names.forEach((name, i) => (columns[name] = taskColumn(loaded[i]!)));
   const deleted = snap.deleted.get(part.id)?.bits ?? null;
-  return { mode: 'aggregate', length: part.rows, filter, columns, project: [], aggregate: task, deleted, ...sortedBy(part, filter), ...(hit && codes ? { codes: { codes: hit.data.values as Int32Array, keys: codes } } : {}) };
+  return { mode: 'aggregate', length: part.rows, filter, columns, project: [], aggregate: task, deleted, ...sortedBy(part, filter, names, loaded, cache), ...(hit && codes ? { codes: { codes: hit.data.values as Int32Array, keys: codes } } : {}) };
 }
 
 // Group codes of a partition (a bare column key, or h3(lat, lon, res): h3-js computes ~1.3 M cells/s

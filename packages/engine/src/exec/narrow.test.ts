@@ -6,7 +6,7 @@ import { aggregateTask } from '../aggregate/spec.js';
 import { prepareFilter } from '../expr/index.js';
 import { emptyBits, positions, setDeleted } from '../mvcc/deletes.js';
 import { taskColumn } from './arrays.js';
-import { intervals, probedRange, sortedRange } from './narrow.js';
+import { ascending, intervals, probedRange, sortedRange } from './narrow.js';
 import { runScan } from './scan.js';
 import type { ResultColumn, ScanTask } from './task.js';
 
@@ -25,7 +25,7 @@ function sortedRows(xs: (number | null)[]): (number | null)[] {
   return [...ordered, ...xs.filter((x) => x === null || Number.isNaN(x))];
 }
 
-function task(xs: (number | null)[], ys: (number | null)[], query: string, deletes: number[]): ScanTask {
+function task(xs: (number | null)[], ys: (number | null)[], query: string, deletes: number[], sortedBy: readonly string[] = ['x']): ScanTask {
   const { typed, key, columns } = prepareFilter(query, schema);
   const n = xs.length;
   const bits = emptyBits(n);
@@ -43,7 +43,7 @@ function task(xs: (number | null)[], ys: (number | null)[], query: string, delet
     project: ['x', 's'],
     deleted: gone > 0 ? bits : null,
     deletedRows: gone > 0 ? positions(bits, n, gone) : null,
-    sortedBy: 'x',
+    sortedBy,
   };
 }
 
@@ -54,10 +54,12 @@ describe('scans of partitions sorted by a column', () => {
   it('count, select (with positions) and aggregate equal a brute-force evaluation of the rows', () => {
     const sum = aggregateTask(schema, 'y', { aggr: { x: 'sum' } }, 't');
     fc.assert(
-      fc.property(fc.array(fc.tuple(cell, fc.option(fc.integer({ min: -6, max: 6 }))), { minLength: 1, maxLength: 120 }), filter, fc.array(fc.nat(), { maxLength: 20 }), (pairs, query, deletes) => {
+      fc.property(fc.array(fc.tuple(cell, fc.option(fc.integer({ min: -6, max: 6 }))), { minLength: 1, maxLength: 120 }), filter, fc.array(fc.nat(), { maxLength: 20 }), fc.boolean(), (pairs, query, deletes, both) => {
         const xs = sortedRows(pairs.map((p) => p[0]));
-        const ys = pairs.map((p) => p[1]);
-        const t = task(xs, ys, query, deletes);
+        // with `both`, y is ascending too (nulls last), as a column that grows with the sort key: the
+        // scan narrows by each and reads the rows in both ranges
+        const ys = both ? (sortedRows(pairs.map((p) => p[1])) as (number | null)[]) : pairs.map((p) => p[1]);
+        const t = task(xs, ys, query, deletes, both ? ['x', 'y'] : ['x']);
         const whole = { ...t, sortedBy: undefined };
         // brute force: the whole scan's selection (the kernel on every row), deleted rows dropped
         const all = runScan({ ...whole, mode: 'select', withRows: true });
@@ -118,6 +120,30 @@ describe('scans of partitions sorted by a column', () => {
     expect(intervals(typed('not (x <= 2)'), 'x')).toBeNull(); // true on NaN: no bound
     expect(intervals(typed('x != 2'), 'x')).toBeNull();
     expect(intervals(typed('x > y'), 'x')).toBeNull();
+  });
+
+  it('finds a column ascending only when its values are, nulls and NaN after them', () => {
+    const f64 = (xs: (number | null)[]) => taskColumn(vectorFromArray(xs, new Float64()).data[0]!);
+    expect(ascending(f64([1, 1, 2, 5, null, Number.NaN, null]), 7)).toBe(true);
+    expect(ascending(f64([-0, 0, -0, 3]), 4)).toBe(true); // -0 and 0 are equal
+    expect(ascending(f64([]), 0)).toBe(true);
+    expect(ascending(f64([null, 1, 2]), 3)).toBe(false);
+    expect(ascending(f64([1, Number.NaN, 2]), 3)).toBe(false);
+    expect(ascending(f64([1, 3, 2]), 3)).toBe(false);
+    expect(ascending(f64([1, 2, null, 3]), 4)).toBe(false);
+    expect(ascending(taskColumn(vectorFromArray([1, 2, 3], new Int32()).data[0]!), 3)).toBe(true);
+    expect(ascending(taskColumn(vectorFromArray(['a', 'b'], new Utf8()).data[0]!), 2)).toBe(false); // not searchable
+    fc.assert(
+      fc.property(fc.array(cell, { maxLength: 60 }), (cells) => {
+        const valid = (x: number | null) => x !== null && !Number.isNaN(x);
+        const firstGap = cells.findIndex((x) => !valid(x));
+        const head = (firstGap < 0 ? cells : cells.slice(0, firstGap)) as number[];
+        const expected = head.every((x, i) => i === 0 || head[i - 1]! <= x) && (firstGap < 0 || cells.slice(firstGap).every((x) => !valid(x)));
+        expect(ascending(f64(cells), cells.length)).toBe(expected);
+        expect(ascending(f64(sortedRows(cells)), cells.length)).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('a narrow range reads only the rows around it, in whole bytes of the bitmaps', () => {

@@ -6,28 +6,20 @@ import { zonePredicate } from '../expr/prune.js';
 import type { ScanTask, TaskColumn } from './task.js';
 
 /**
- * The rows [lo, hi) of a partition sorted by `task.sortedBy` (ascending, nulls and NaN last) outside
- * of which no row can match the filter, with lo and hi multiples of 8 (or hi = length) so bitmaps
- * sub-view at byte boundaries; null when the filter does not narrow the partition. A filter that
- * bounds the column by number literals (`interval`) takes two binary searches on the values; any
- * other takes `probedRange`'s.
+ * The rows [lo, hi) of a partition sorted by each of `task.sortedBy` (ascending, nulls and NaN last)
+ * outside of which no row can match the filter, with lo and hi multiples of 8 (or hi = length) so
+ * bitmaps sub-view at byte boundaries; null when the filter does not narrow the partition. Each sort
+ * column the filter bounds gives a range, and the rows are in all of them: a filter that bounds the
+ * column by number literals (`interval`) takes two binary searches on the values; any other takes
+ * `probedRange`'s.
  * @example
- * sortedRange({ ...task, sortedBy: 'depth' }) // [249_992, 250_000] for 'depth > 5994' on a leaf ending at 5994.5
+ * sortedRange({ ...task, sortedBy: ['depth'] }) // [249_992, 250_000] for 'depth > 5994' on a leaf ending at 5994.5
  */
 export function sortedRange(task: ScanTask): readonly [number, number] | null {
-  const sorted = sortedColumn(task);
-  if (sorted === null) return null;
-  const { name, values, m } = sorted;
-  const union = intervals(task.filter!.typed, name);
-  if (union === null) return probed(task, sorted);
-  // the rows from the first to the last row any of the intervals holds
-  let [lo, hi] = [m, 0];
-  for (const { lo: a, loInclusive, hi: b, hiInclusive } of union) {
-    const from = search(0, m, loInclusive ? (i) => values[i]! >= a : (i) => values[i]! > a);
-    const to = search(from, m, hiInclusive ? (i) => values[i]! > b : (i) => values[i]! >= b);
-    if (from < to) [lo, hi] = [Math.min(lo, from), Math.max(hi, to)];
-  }
-  return rounded(lo, hi, task.length);
+  return narrowed(task, (sorted) => {
+    const union = intervals(task.filter!.typed, sorted.name);
+    return union === null ? probed(task, sorted) : searched(sorted, union);
+  });
 }
 
 /**
@@ -37,8 +29,31 @@ export function sortedRange(task: ScanTask): readonly [number, number] | null {
  * pruning's interpretation, about half of a narrow indexed count before `interval`).
  */
 export function probedRange(task: ScanTask): readonly [number, number] | null {
-  const sorted = sortedColumn(task);
-  return sorted === null ? null : probed(task, sorted);
+  return narrowed(task, (sorted) => probed(task, sorted));
+}
+
+// the rows in every sort column's range (each sound on its own, so their intersection is), rounded
+function narrowed(task: ScanTask, range: (sorted: Sorted) => readonly [number, number]): readonly [number, number] | null {
+  if (task.filter === null || task.sortedBy === undefined) return null;
+  let [lo, hi] = [0, task.length];
+  for (const name of task.sortedBy) {
+    const sorted = sortedColumn(task, name);
+    if (sorted === null) continue;
+    const [a, b] = range(sorted);
+    [lo, hi] = [Math.max(lo, a), Math.min(hi, b)];
+  }
+  return rounded(lo, hi, task.length);
+}
+
+// the rows from the first to the last row any of the intervals holds
+function searched({ values, m }: Sorted, union: readonly Interval[]): readonly [number, number] {
+  let [lo, hi] = [m, 0];
+  for (const { lo: a, loInclusive, hi: b, hiInclusive } of union) {
+    const from = search(0, m, loInclusive ? (i) => values[i]! >= a : (i) => values[i]! > a);
+    const to = search(from, m, hiInclusive ? (i) => values[i]! > b : (i) => values[i]! >= b);
+    if (from < to) [lo, hi] = [Math.min(lo, from), Math.max(hi, to)];
+  }
+  return [lo, hi];
 }
 
 interface Sorted {
@@ -49,23 +64,22 @@ interface Sorted {
   readonly m: number;
 }
 
-function sortedColumn(task: ScanTask): Sorted | null {
-  const name = task.sortedBy;
-  const col = name === undefined ? undefined : task.columns[name];
-  if (task.filter === null || col === undefined || !searchable(col)) return null;
+function sortedColumn(task: ScanTask, name: string): Sorted | null {
+  const col = task.columns[name];
+  if (col === undefined || !searchable(col)) return null;
   const values = col.values as ArrayLike<number>;
   const valid = (i: number) => values[i] === values[i] && (col.validity === null || ((col.validity[i >> 3]! >> (i & 7)) & 1) === 1);
-  return { name: name!, col, values, m: search(0, task.length, (i) => !valid(i)) };
+  return { name, col, values, m: search(0, task.length, (i) => !valid(i)) };
 }
 
-function probed(task: ScanTask, { name, col, values, m }: Sorted): readonly [number, number] | null {
+function probed(task: ScanTask, { name, col, values, m }: Sorted): readonly [number, number] {
   const n = task.length;
   const can = zonePredicate(task.filter!.typed);
   const block = (i: number, j: number): ZoneMaps => ({ [name]: { min: values[i]!, max: values[j - 1]!, nullCount: 0, rows: j - i, nanCount: 0 } });
   const lo = search(0, m, (k) => can(block(0, k + 1))); // first row whose prefix can match
   let hi = search(lo, m, (k) => !can(block(k, m))); // first row whose suffix cannot
   if (m < n && can(tail(name, col, m, n))) hi = n;
-  return rounded(lo, hi, n);
+  return [lo, hi];
 }
 
 /** Bounds on one column's non-null, non-NaN values. */
@@ -164,6 +178,32 @@ export function narrowTask(task: ScanTask, lo: number, hi: number): ScanTask {
   const deletedRows = task.deletedRows ? task.deletedRows.filter((r) => r >= lo && r < hi).map((r) => r - lo) : task.deletedRows;
   const codes = task.codes ? { codes: task.codes.codes.subarray(lo, hi), keys: task.codes.keys } : undefined;
   return { ...task, length: hi - lo, columns, deleted: task.deleted ? bits(task.deleted) : task.deleted, deletedRows, deletedColumns: null, codes };
+}
+
+/**
+ * Whether the first `n` rows of a column are in the order a sort column's are: its non-null,
+ * non-NaN values ascending (-0 and 0 equal), then only nulls and NaN. Stops at the first row out of
+ * order, so an unordered column costs a few rows and an ordered one a pass.
+ */
+export function ascending(col: TaskColumn, n: number): boolean {
+  if (!searchable(col)) return false;
+  return ascendingValues(col.values as ArrayLike<number>, col.validity, n);
+}
+
+function ascendingValues(values: ArrayLike<number>, validity: Uint8Array | null, n: number): boolean {
+  let i = 0;
+  let last = -Infinity;
+  for (; i < n; i++) {
+    const v = values[i]!;
+    if (v !== v || (validity !== null && ((validity[i >> 3]! >> (i & 7)) & 1) === 0)) break;
+    if (v < last) return false;
+    last = v;
+  }
+  for (; i < n; i++) {
+    const v = values[i]!;
+    if (v === v && (validity === null || ((validity[i >> 3]! >> (i & 7)) & 1) === 1)) return false;
+  }
+  return true;
 }
 
 /** Whether a column can be a sort column: plain number values (not 64-bit, not half floats, which are u16 bits). */

@@ -38,7 +38,7 @@ describe('select of a run of consecutive rows', () => {
         const values = [...unsorted].sort((a, b) => a - b);
         const data = vectorFromArray(values, new Float64()).data[0]!;
         const { typed, key, columns } = prepareFilter(`x >= ${lo} and x < ${lo + width}`, schema);
-        const task: ScanTask = { mode: 'select', length: values.length, filter: { typed, key, columns }, columns: { x: taskColumn(data) }, project: ['x'], withRows: true, sortedBy: 'x' };
+        const task: ScanTask = { mode: 'select', length: values.length, filter: { typed, key, columns }, columns: { x: taskColumn(data) }, project: ['x'], withRows: true, sortedBy: ['x'] };
         const result = runScan(task);
         const expected = values.filter((v) => v >= lo && v < lo + width);
         const out = result.columns![0]!.values as Float64Array;

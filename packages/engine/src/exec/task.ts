@@ -50,8 +50,12 @@ export interface ScanTask {
   readonly aggregate?: AggregateTask;
   /** Aggregate mode: cached group codes of the key (see aggregate/partial.ts), if any. */
   readonly codes?: GroupCodes;
-  /** The partition's rows are ordered by this column (nulls and NaN last): the scan reads only the rows the filter can match (exec/narrow.ts). */
-  readonly sortedBy?: string;
+  /**
+   * The partition's rows are ascending by each of these columns (nulls and NaN last): its sort key,
+   * or a column found ascending in its cached chunk. The scan reads only the rows the filter can
+   * match by all of them (exec/narrow.ts).
+   */
+  readonly sortedBy?: readonly string[];
   /** The row range of a `sortedBy` partition as the caller already found it (exec/narrow.ts `sortedRange`; null: every row). */
   readonly rowRange?: readonly [number, number] | null;
 }

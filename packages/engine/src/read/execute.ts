@@ -2,7 +2,7 @@
 import { type Data, RecordBatch, Struct, makeData } from 'apache-arrow';
 import type { StoreContext } from '../context.js';
 import { resultData, taskColumn } from '../exec/arrays.js';
-import { sortedRange } from '../exec/narrow.js';
+import { ascending, sortedRange } from '../exec/narrow.js';
 import { gather } from '../exec/gather.js';
 import { SKETCH_MIN_ROWS, type Sketch, emptySketch, rangeFilter, sketchBytes, sketchCost, worthSketching } from '../exec/sketch.js';
 import type { ScanResult, ScanTask, TaskColumn } from '../exec/task.js';
@@ -208,16 +208,18 @@ function taskOf(
   const columns: Record<string, TaskColumn> = {};
   const range = cache && filter !== null && part.rows >= SKETCH_MIN_ROWS ? rangeFilter(filter.typed) : null;
   const sketched = range !== null && worthSketching(range, part.zones[range.column]) ? range.column : undefined;
+  const order = sortedBy(part, filter, names, loaded, cache);
   names.forEach((name, i) => {
     const data = loaded[i]!;
-    const sketch = name === sketched && part.sortedBy !== name ? sketchOf(ctx, part, name, data) : undefined;
+    // a column the rows are ascending by is narrowed by binary search: no sketch
+    const sketch = name === sketched && !order.sortedBy?.includes(name) ? sketchOf(ctx, part, name, data) : undefined;
     columns[name] = owned?.[i] ? { ...taskColumn(data), owned: true } : sharedTaskColumn(data, sketch);
   });
   const project = mode === 'count' ? NONE : plan.output.fields.map((f) => f.name);
   const deleted = snap.deleted.get(part.id);
   const deletedColumns = kind === 'count' && filter !== null && deleted?.rows ? deletedColumnsOf(deleted, deleted.rows, columns) : null;
   const t: ScanTask = { mode, length: part.rows, filter, columns, project, deleted: deleted?.bits ?? null, deletedRows: kind === 'count' ? (deleted?.rows ?? null) : null, deletedColumns };
-  return part.sortedBy === undefined ? t : { ...t, ...sortedBy(part, filter) };
+  return { ...t, ...order };
 }
 
 // the scan view of a chunk the scan does not own (with its sketch, when the scan may use one), made
@@ -248,9 +250,27 @@ function sketchOf(ctx: StoreContext, part: PartRecord, name: string, data: Data)
   return sketch;
 }
 
-/** The sort column of a partition when the filter reads it (the scan narrows to the rows it can match). */
-export const sortedBy = (part: PartRecord, filter: ScanTask['filter']): { sortedBy?: string } =>
-  part.sortedBy !== undefined && filter?.columns.includes(part.sortedBy) ? { sortedBy: part.sortedBy } : {};
+/**
+ * The columns the filter reads that a partition's rows are ascending by (the scan narrows to the rows
+ * it can match by each, exec/narrow.ts): its sort key, and, among its cached chunks (`cache`), any
+ * found ascending the first time a filter read it (`ascending`, remembered per chunk). The rows of a
+ * k-d leaf sorted by latitude are just as ordered by a point geometry's y box columns, and a
+ * time-ordered append's by any float column that grows with time.
+ */
+export function sortedBy(part: PartRecord, filter: ScanTask['filter'], names: readonly string[], loaded: readonly Data[], cache: boolean): { sortedBy?: readonly string[] } {
+  if (filter === null) return {};
+  const out = names.filter((name, i) => filter.columns.includes(name) && (name === part.sortedBy || (cache && ascendingChunk(loaded[i]!))));
+  return out.length > 0 ? { sortedBy: out } : {};
+}
+
+// whether a cached chunk's rows are ascending by its values, found once per chunk
+const ordered = new WeakMap<Data, boolean>();
+
+function ascendingChunk(data: Data): boolean {
+  let known = ordered.get(data);
+  if (known === undefined) ordered.set(data, (known = ascending(taskColumn(data), data.length)));
+  return known;
+}
 
 // the values of the deleted rows, per deletion vector and column: a count subtracts their matches (see exec/scan.ts)
 const gathered = new WeakMap<Deleted, Map<string, TaskColumn>>();
