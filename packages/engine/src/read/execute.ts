@@ -219,7 +219,7 @@ function taskOf(
   const deleted = snap.deleted.get(part.id);
   const deletedColumns = kind === 'count' && filter !== null && deleted?.rows ? deletedColumnsOf(deleted, deleted.rows, columns) : null;
   const t: ScanTask = { mode, length: part.rows, filter, columns, project, deleted: deleted?.bits ?? null, deletedRows: kind === 'count' ? (deleted?.rows ?? null) : null, deletedColumns };
-  return { ...t, ...order };
+  return order.sortedBy === undefined ? t : { ...t, ...order };
 }
 
 // the scan view of a chunk the scan does not own (with its sketch, when the scan may use one), made
