@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { StoreContext } from '../context.js';
 import { sortedBy } from '../read/execute.js';
+import type { Table } from '../table.js';
 import { openSnapshot } from '../read/snapshot.js';
 import { freshStore } from '../test-util/store.js';
 import { compactOnce } from './compact.js';
@@ -41,6 +42,25 @@ const filter: fc.Arbitrary<Filter> = fc.letrec<{ f: Filter }>((tie) => ({
   ),
 })).f;
 
+// random filters against `rows` (the table's rows): counts and selects equal a brute-force evaluation,
+// and deletes of a few rows at a time remove exactly those
+async function agreesWithBruteForce(t: Table, rows: readonly Row[], seed: number): Promise<void> {
+  let live = rows;
+  await fc.assert(
+    fc.asyncProperty(filter, fc.boolean(), async ({ text: query, on }, remove) => {
+      const want = live.filter((r) => on(r) === true).map((r) => r.id).sort((a, b) => a - b);
+      expect(await t.select(query).count()).toBe(want.length);
+      expect((await t.select(query).all()).map((r) => r.id as number).sort((a, b) => a - b)).toEqual(want);
+      if (remove && want.length < 20) {
+        expect(await t.transaction((tx) => tx.delete(query))).toBe(want.length);
+        live = live.filter((r) => !want.includes(r.id));
+      }
+    }),
+    { numRuns: 120, seed },
+  );
+  expect((await t.select().all()).length).toBe(live.length);
+}
+
 describe('sorted k-d leaves', () => {
   it('sortRows orders rows by key like a stable comparison sort, NaN last, -0 and +0 tied', () => {
     const key = fc.oneof(fc.double(), fc.constantFrom(-0, 0, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 1e-310, -1e-310));
@@ -73,20 +93,7 @@ describe('sorted k-d leaves', () => {
       snap.release();
       expect(snap.parts.length).toBeGreaterThan(2);
       expect(snap.parts.every((p) => p.sortedBy === 'd')).toBe(true);
-      let live = rows;
-      await fc.assert(
-        fc.asyncProperty(filter, fc.boolean(), async ({ text: query, on }, remove) => {
-          const want = live.filter((r) => on(r) === true).map((r) => r.id).sort((a, b) => a - b);
-          expect(await t.select(query).count()).toBe(want.length);
-          expect((await t.select(query).all()).map((r) => r.id as number).sort((a, b) => a - b)).toEqual(want);
-          if (remove && want.length < 20) {
-            expect(await t.transaction((tx) => tx.delete(query))).toBe(want.length);
-            live = live.filter((r) => !want.includes(r.id));
-          }
-        }),
-        { numRuns: 120, seed: 11 },
-      );
-      expect((await t.select().all()).length).toBe(live.length);
+      await agreesWithBruteForce(t, rows, 11);
     } finally {
       await store.close();
     }
@@ -120,20 +127,7 @@ describe('sorted k-d leaves', () => {
       return data ? sortedBy(p, { columns: ['d'] } as never, ['d'], [data], true).sortedBy : 'not cached';
     }));
     expect(found.filter((f) => Array.isArray(f) && f[0] === 'd').length).toBeGreaterThanOrEqual(4);
-    let live = rows;
-    await fc.assert(
-      fc.asyncProperty(filter, fc.boolean(), async ({ text: query, on }, remove) => {
-        const want = live.filter((r) => on(r) === true).map((r) => r.id).sort((a, b) => a - b);
-        expect(await t.select(query).count()).toBe(want.length);
-        expect((await t.select(query).all()).map((r) => r.id as number).sort((a, b) => a - b)).toEqual(want);
-        if (remove && want.length < 20) {
-          expect(await t.transaction((tx) => tx.delete(query))).toBe(want.length);
-          live = live.filter((r) => !want.includes(r.id));
-        }
-      }),
-      { numRuns: 120, seed: 13 },
-    );
-    expect((await t.select().all()).length).toBe(live.length);
+    await agreesWithBruteForce(t, rows, 13);
   }, 60_000);
 
   it('leaves of tables indexed on latitude/longitude are sorted by the first of them, and 2-D filters still answer exactly', async () => {
