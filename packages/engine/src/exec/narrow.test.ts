@@ -1,5 +1,5 @@
 // Scans of sorted partitions read only the rows a filter can match, and answer exactly what a whole scan does.
-import { Field, Float64, Int32, Schema, Utf8, Vector, makeData, vectorFromArray } from 'apache-arrow';
+import { Field, Float64, Int32, Int64, Schema, TimestampMillisecond, Utf8, Vector, makeData, vectorFromArray } from 'apache-arrow';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { aggregateTask } from '../aggregate/spec.js';
@@ -122,6 +122,52 @@ describe('scans of partitions sorted by a column', () => {
     expect(intervals(typed('x > y'), 'x')).toBeNull();
   });
 
+  it('narrows by 64-bit columns (timestamps, int64) as by numbers: bigint literals, and literals between two units', () => {
+    const wide = new Schema([new Field('t', new TimestampMillisecond(), true), new Field('z', new Int64(), true)]);
+    // a literal: an instant as whole or half milliseconds (k + 0.5 falls between two units), or an int64
+    const instant = fc.integer({ min: -2, max: 42 }).map((h) => `'${new Date(Math.floor(h / 2)).toISOString().replace('Z', h % 2 ? '5Z' : 'Z')}'`);
+    const leaf = fc.oneof(
+      fc.tuple(fc.constantFrom('<', '<=', '>', '>=', '==', '!='), instant).map(([op, b]) => `t ${op} ${b}`),
+      fc.tuple(fc.constantFrom('<', '<=', '>', '>=', '=='), fc.integer({ min: -3, max: 23 })).map(([op, b]) => `z ${op} ${b}`),
+      fc.constantFrom('t is null', 'z is not null'),
+    );
+    const query: fc.Arbitrary<string> = fc.letrec<{ f: string }>((tie) => ({
+      f: fc.oneof({ depthSize: 'small' }, leaf, leaf, fc.tuple(tie('f'), fc.constantFrom('and', 'or'), tie('f')).map(([a, op, b]) => `(${a}) ${op} (${b})`), tie('f').map((a) => `not (${a})`)),
+    })).f;
+    const ms = fc.option(fc.integer({ min: 0, max: 20 }), { freq: 6 });
+    fc.assert(
+      fc.property(fc.array(fc.tuple(ms, fc.option(fc.integer({ min: 0, max: 20 }), { freq: 6 })), { minLength: 1, maxLength: 150 }), query, (pairs, q) => {
+        // both columns ascending, nulls last
+        const ts = sortedRows(pairs.map((p) => p[0]));
+        const zs = sortedRows(pairs.map((p) => p[1]));
+        const { typed, key, columns } = prepareFilter(q, wide);
+        const t: ScanTask = {
+          mode: 'select',
+          length: ts.length,
+          filter: { typed, key, columns },
+          columns: {
+            t: taskColumn(vectorFromArray(ts.map((x) => (x === null ? null : new Date(x))), new TimestampMillisecond()).data[0]!),
+            z: taskColumn(vectorFromArray(zs.map((x) => (x === null ? null : BigInt(x))), new Int64()).data[0]!),
+          },
+          project: [],
+          withRows: true,
+          sortedBy: ['t', 'z'],
+        };
+        expect(ascending(t.columns.t!, ts.length) && ascending(t.columns.z!, zs.length)).toBe(true);
+        const expected = Array.from(runScan({ ...t, sortedBy: undefined }).rows!);
+        expect(Array.from(runScan(t).rows!)).toEqual(expected);
+        expect(runScan({ ...t, mode: 'count', withRows: false }).count).toBe(expected.length);
+      }),
+      { numRuns: 400 },
+    );
+    // a large partition narrows to the rows around the bound
+    const big = Array.from({ length: 4000 }, (_, i) => new Date(1_700_000_000_000 + i));
+    const { typed, key, columns } = prepareFilter(`t >= '${big[2000]!.toISOString()}' and t < '${big[2010]!.toISOString()}'`, wide);
+    const task: ScanTask = { mode: 'count', length: 4000, filter: { typed, key, columns }, columns: { t: taskColumn(vectorFromArray(big, new TimestampMillisecond()).data[0]!) }, project: [], sortedBy: ['t'] };
+    expect(sortedRange(task)).toEqual([2000, 2016]);
+    expect(runScan(task).count).toBe(10);
+  });
+
   it('finds a column ascending only when its values are, nulls and NaN after them', () => {
     const f64 = (xs: (number | null)[]) => taskColumn(vectorFromArray(xs, new Float64()).data[0]!);
     expect(ascending(f64([1, 1, 2, 5, null, Number.NaN, null]), 7)).toBe(true);
@@ -133,6 +179,11 @@ describe('scans of partitions sorted by a column', () => {
     expect(ascending(f64([1, 2, null, 3]), 4)).toBe(false);
     expect(ascending(taskColumn(vectorFromArray([1, 2, 3], new Int32()).data[0]!), 3)).toBe(true);
     expect(ascending(taskColumn(vectorFromArray(['a', 'b'], new Utf8()).data[0]!), 2)).toBe(false); // not searchable
+    const i64 = (xs: (bigint | null)[]) => taskColumn(vectorFromArray(xs, new Int64()).data[0]!);
+    expect(ascending(i64([-(2n ** 62n), -1n, 0n, 1n, 2n ** 32n, 2n ** 32n + 1n, null]), 7)).toBe(true);
+    expect(ascending(i64([2n ** 32n, 2n ** 32n - 1n]), 2)).toBe(false); // the high words tie, the low ones descend
+    expect(ascending(i64([-1n, -2n]), 2)).toBe(false);
+    expect(ascending(i64([1n, null, 2n]), 3)).toBe(false);
     fc.assert(
       fc.property(fc.array(cell, { maxLength: 60 }), (cells) => {
         const valid = (x: number | null) => x !== null && !Number.isNaN(x);

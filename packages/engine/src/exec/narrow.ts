@@ -66,7 +66,7 @@ interface Sorted {
 
 function sortedColumn(task: ScanTask, name: string): Sorted | null {
   const col = task.columns[name];
-  if (col === undefined || !searchable(col)) return null;
+  if (col === undefined || !narrowable(col)) return null;
   const values = col.values as ArrayLike<number>;
   const valid = (i: number) => values[i] === values[i] && (col.validity === null || ((col.validity[i >> 3]! >> (i & 7)) & 1) === 1);
   return { name, col, values, m: search(0, task.length, (i) => !valid(i)) };
@@ -111,7 +111,7 @@ export function intervals(e: TypedExpr, name: string): Union {
     if (a === null || b === null) return a ?? b;
     return capped(a.flatMap((x) => b.map((y) => intersect(x, y))).filter(nonEmpty));
   }
-  const c = literalCompare(e);
+  const c = literalCompare(e) ?? wideCompare(e);
   if (c === null || c.column.name !== name) return null;
   const { op, value: v } = c;
   const all = { lo: -Infinity, loInclusive: true, hi: Infinity, hiInclusive: true };
@@ -140,6 +140,17 @@ export function literalCompare(e: TypedExpr): { readonly column: TypedColumn; re
   if (left.kind !== 'column' || right.kind !== 'literal') return null;
   const v = right.value;
   return typeof v !== 'number' || Number.isNaN(v) ? null : { column: left, op, value: v };
+}
+
+// a comparison with a bigint literal (an int64 or temporal column's) that a double holds exactly, as
+// `literalCompare` gives it: the column's bigint values compare with the number exactly
+function wideCompare(e: TypedExpr): { readonly column: TypedColumn; readonly op: CompareOp; readonly value: number } | null {
+  if (e.kind !== 'compare') return null;
+  let { op, left, right } = e;
+  if (left.kind === 'literal') [left, right, op] = [right, left, FLIP[op]];
+  if (left.kind !== 'column' || right.kind !== 'literal' || typeof right.value !== 'bigint') return null;
+  const v = Number(right.value);
+  return BigInt(v) === right.value ? { column: left, op, value: v } : null;
 }
 
 const FLIP: Readonly<Record<CompareOp, CompareOp>> = { '==': '==', '!=': '!=', '<': '>', '<=': '>=', '>': '<', '>=': '<=' };
@@ -186,8 +197,24 @@ export function narrowTask(task: ScanTask, lo: number, hi: number): ScanTask {
  * order, so an unordered column costs a few rows and an ordered one a pass.
  */
 export function ascending(col: TaskColumn, n: number): boolean {
-  if (!searchable(col)) return false;
+  if (!narrowable(col)) return false;
+  if (col.values instanceof BigInt64Array) return ascendingWords(new Int32Array(col.values.buffer, col.values.byteOffset, 2 * n), col.validity, n);
   return ascendingValues(col.values as ArrayLike<number>, col.validity, n);
+}
+
+// `ascendingValues` of signed 64-bit values read as (high word, unsigned low word): no BigInt made
+function ascendingWords(words: Int32Array, validity: Uint8Array | null, n: number): boolean {
+  let i = 0;
+  let [high, low] = [-2147483648, 0];
+  for (; i < n; i++) {
+    if (validity !== null && ((validity[i >> 3]! >> (i & 7)) & 1) === 0) break;
+    const h = words[2 * i + 1]!;
+    const l = words[2 * i]! >>> 0;
+    if (h < high || (h === high && l < low)) return false;
+    [high, low] = [h, l];
+  }
+  for (; i < n; i++) if (validity === null || ((validity[i >> 3]! >> (i & 7)) & 1) === 1) return false;
+  return true;
 }
 
 function ascendingValues(values: ArrayLike<number>, validity: Uint8Array | null, n: number): boolean {
@@ -204,6 +231,14 @@ function ascendingValues(values: ArrayLike<number>, validity: Uint8Array | null,
     if (v === v && (validity === null || ((validity[i >> 3]! >> (i & 7)) & 1) === 1)) return false;
   }
   return true;
+}
+
+/**
+ * Whether a scan can narrow by a column: the sort column's kinds, and signed 64-bit integers
+ * (int64, timestamps, date64: bigint values, which compare with number bounds exactly).
+ */
+export function narrowable(col: TaskColumn): boolean {
+  return searchable(col) || (col.values instanceof BigInt64Array && col.width === 8);
 }
 
 /** Whether a column can be a sort column: plain number values (not 64-bit, not half floats, which are u16 bits). */
