@@ -1,5 +1,5 @@
 // Tables whose k-d leaves are sorted by an indexed column: counts, selects and deletes agree with a brute-force evaluation.
-import { Field, Float64, Int32, Schema } from 'apache-arrow';
+import { Field, Float64, Int32, Schema, TimestampMillisecond } from 'apache-arrow';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { StoreContext } from '../context.js';
@@ -129,6 +129,32 @@ describe('sorted k-d leaves', () => {
     expect(found.filter((f) => Array.isArray(f) && f[0] === 'd').length).toBeGreaterThanOrEqual(4);
     await agreesWithBruteForce(t, rows, 13);
   }, 60_000);
+
+  it('time-ordered inserts narrow by their timestamps: time ranges answer exactly', async () => {
+    const store = await freshStore({ partitionRows: 1024, compactRun: 100 });
+    const t = store.table('tm');
+    await t.create(new Schema([new Field('time', new TimestampMillisecond(), true), new Field('id', new Int32(), false)]));
+    // four inserts of 60 rows: two in time order (a null at the end of one), two shuffled
+    const rows: { time: Date | null; id: number }[] = [];
+    for (let b = 0; b < 4; b++) {
+      const ms = Array.from({ length: 60 }, (_, i) => 1_000 * b + 10 * i);
+      if (b % 2 === 1) ms.reverse();
+      const made = ms.map((m, i) => ({ time: b === 2 && i === 59 ? null : new Date(m), id: 60 * b + i }));
+      rows.push(...made);
+      await t.insert(made);
+    }
+    const iso = (ms: number) => new Date(ms).toISOString();
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: -50, max: 4_100 }), fc.integer({ min: 0, max: 1_500 }), fc.boolean(), async (from, width, half) => {
+        const a = half ? from + 0.5 : from; // a bound between two milliseconds, too
+        const query = `time >= '${iso(Math.floor(a))}' and time < '${iso(from + width)}'`.replace(/Z'/, half ? "5Z'" : "Z'");
+        const want = rows.filter((r) => r.time !== null && r.time.getTime() >= a && r.time.getTime() < from + width).map((r) => r.id).sort((x, y) => x - y);
+        expect(await t.select(query).count()).toBe(want.length);
+        expect((await t.select(query).all()).map((r) => r.id as number).sort((x, y) => x - y)).toEqual(want);
+      }),
+      { numRuns: 150, seed: 17 },
+    );
+  });
 
   it('leaves of tables indexed on latitude/longitude are sorted by the first of them, and 2-D filters still answer exactly', async () => {
     const store = await freshStore({ partitionRows: 1024, compactRun: 100 });
