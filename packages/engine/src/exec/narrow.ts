@@ -111,7 +111,7 @@ export function intervals(e: TypedExpr, name: string): Union {
     if (a === null || b === null) return a ?? b;
     return capped(a.flatMap((x) => b.map((y) => intersect(x, y))).filter(nonEmpty));
   }
-  const c = literalCompare(e) ?? wideCompare(e);
+  const c = boundCompare(e);
   if (c === null || c.column.name !== name) return null;
   const { op, value: v } = c;
   const all = { lo: -Infinity, loInclusive: true, hi: Infinity, hiInclusive: true };
@@ -129,28 +129,32 @@ export function intervals(e: TypedExpr, name: string): Union {
   }
 }
 
+type Bound = { readonly column: TypedColumn; readonly op: CompareOp; readonly value: number };
+
 /**
  * A comparison of a column with a number literal (not NaN), the column on the left (`3 < x` is
  * read as `x > 3`); else null.
  */
-export function literalCompare(e: TypedExpr): { readonly column: TypedColumn; readonly op: CompareOp; readonly value: number } | null {
-  if (e.kind !== 'compare') return null;
-  let { op, left, right } = e;
-  if (left.kind === 'literal') [left, right, op] = [right, left, FLIP[op]];
-  if (left.kind !== 'column' || right.kind !== 'literal') return null;
-  const v = right.value;
-  return typeof v !== 'number' || Number.isNaN(v) ? null : { column: left, op, value: v };
+export function literalCompare(e: TypedExpr): Bound | null {
+  const c = columnLiteral(e);
+  return c === null || typeof c.value !== 'number' || Number.isNaN(c.value) ? null : { ...c, value: c.value };
 }
 
-// a comparison with a bigint literal (an int64 or temporal column's) that a double holds exactly, as
-// `literalCompare` gives it: the column's bigint values compare with the number exactly
-function wideCompare(e: TypedExpr): { readonly column: TypedColumn; readonly op: CompareOp; readonly value: number } | null {
+// `literalCompare`, or a comparison with a bigint literal (an int64 or temporal column's) that a
+// double holds exactly: the column's bigint values compare with the number exactly
+function boundCompare(e: TypedExpr): Bound | null {
+  const c = columnLiteral(e);
+  if (c === null) return null;
+  const v = typeof c.value === 'bigint' && BigInt(Number(c.value)) === c.value ? Number(c.value) : c.value;
+  return typeof v === 'number' && !Number.isNaN(v) ? { ...c, value: v } : null;
+}
+
+// a comparison of a column with a literal, the column on the left; else null
+function columnLiteral(e: TypedExpr): { readonly column: TypedColumn; readonly op: CompareOp; readonly value: unknown } | null {
   if (e.kind !== 'compare') return null;
   let { op, left, right } = e;
   if (left.kind === 'literal') [left, right, op] = [right, left, FLIP[op]];
-  if (left.kind !== 'column' || right.kind !== 'literal' || typeof right.value !== 'bigint') return null;
-  const v = Number(right.value);
-  return BigInt(v) === right.value ? { column: left, op, value: v } : null;
+  return left.kind === 'column' && right.kind === 'literal' ? { column: left, op, value: right.value } : null;
 }
 
 const FLIP: Readonly<Record<CompareOp, CompareOp>> = { '==': '==', '!=': '!=', '<': '>', '<=': '>=', '>': '<', '>=': '<=' };

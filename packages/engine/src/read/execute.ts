@@ -255,7 +255,7 @@ function sketchOf(ctx: StoreContext, part: PartRecord, name: string, data: Data)
  * it can match by each, exec/narrow.ts): its sort key, and, among its cached chunks (`cache`), any
  * found ascending the first time a filter read it (`ascending`, remembered per chunk). The rows of a
  * k-d leaf sorted by latitude are just as ordered by a point geometry's y box columns, and a
- * time-ordered append's by any float column that grows with time.
+ * time-ordered append's by its timestamps.
  */
 export function sortedBy(part: PartRecord, filter: ScanTask['filter'], names: readonly string[], loaded: readonly Data[], cache: boolean): { sortedBy?: readonly string[] } {
   if (filter === null) return {};
