@@ -1,7 +1,7 @@
 // The part writer thread: partition files it writes (appends, compaction merges) read back like inline ones.
 import { readFileSync, readdirSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
-import { Bool, type Data, Field, Float64, Int64, Int32, Schema, Utf8, makeVector, tableFromArrays, vectorFromArray } from 'apache-arrow';
+import { Bool, type Data, Field, Float64, Int64, Int32, Schema, Utf8, makeData, makeVector, tableFromArrays, vectorFromArray } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
 import type { StoreContext } from '../context.js';
 import { openStore } from '../index.js';
@@ -9,7 +9,7 @@ import { cacheKey, loadColumn } from '../read/load.js';
 import { liveRows, openSnapshot } from '../read/snapshot.js';
 import { zoneStats } from '../storage/zonemap.js';
 import { tempDir } from '../test-util/tmp.js';
-import { WRITER_NICE, joinUnshared, sharedData } from './part-writer.js';
+import { WRITER_NICE, joinUnshared, share, sharedData } from './part-writer.js';
 import { MIN_POOLED } from './shared-pool.js';
 import { mergeParts } from './partition.js';
 
@@ -57,6 +57,32 @@ describe('joinUnshared', () => {
     const shared = floats.map((c) => sharedData(c));
     expect(joinUnshared(new Float64(), shared, alloc)).toBe(shared);
     expect(joinUnshared(new Float64(), [floats[0]!], alloc)).toEqual([floats[0]]);
+  });
+
+  it('takes chunks without nulls, whose empty null bitmap apache-arrow leaves in ordinary memory, as shared: nothing is joined or copied', () => {
+    // values in shared memory, as scan workers return matched rows (a batch replace's batches)
+    const chunks = [0, 1, 2].map((k) => {
+      const values = new Float64Array(new SharedArrayBuffer(8 * 1000));
+      values.fill(k);
+      return makeData({ type: new Float64(), length: 1000, nullCount: 0, data: values });
+    });
+    expect(chunks[0]!.nullBitmap).toBeInstanceOf(Uint8Array);
+    expect(chunks[0]!.nullBitmap!.buffer).not.toBeInstanceOf(SharedArrayBuffer);
+    const asked: number[] = [];
+    const alloc = (bytes: number) => (asked.push(bytes), new SharedArrayBuffer(bytes));
+    expect(joinUnshared(new Float64(), chunks, alloc)).toBe(chunks);
+    // posted as they are: the values keep their shared buffer, the empty bitmap needs no copy
+    const posted = share(chunks[1]!, false, alloc);
+    expect(posted.buffers[1]).toBe(chunks[1]!.values);
+    expect(asked).toEqual([]);
+    // a copy asked for still copies the values (never the empty bitmap)
+    const copied = share(chunks[1]!, true, alloc);
+    expect(copied.buffers[1]).not.toBe(chunks[1]!.values);
+    expect([...(copied.buffers[1] as Float64Array)]).toEqual([...chunks[1]!.values]);
+    expect(asked).toEqual([8 * 1000]);
+    // a chunk with an ordinary (non-empty) buffer is still joined
+    const plain = makeData({ type: new Float64(), length: 1000, nullCount: 0, data: new Float64Array(1000) });
+    expect(joinUnshared(new Float64(), [...chunks, plain], alloc)).toHaveLength(1);
   });
 });
 

@@ -290,10 +290,17 @@ export function joinUnshared(type: DataType, chunks: readonly Data[], alloc: (by
   return [concatData(type, chunks, alloc)];
 }
 
+// whether every buffer of the chunk is shared, or empty (nothing to share)
 const inShared = (data: Data): boolean =>
-  [data.valueOffsets, data.values, data.nullBitmap, data.typeIds].every((b) => !b || (b as ArrayBufferView).buffer instanceof SharedArrayBuffer) && data.children.every(inShared);
+  [data.valueOffsets, data.values, data.nullBitmap, data.typeIds].every((b) => !b || nothingToCopy(b as ArrayBufferView)) && data.children.every(inShared);
 
 function toShared(view: ArrayBufferView, copy: boolean, alloc?: (bytes: number) => SharedArrayBuffer): ArrayBufferView {
-  return view.buffer instanceof SharedArrayBuffer && !copy ? view : sharedCopy(view, alloc);
+  return view.byteLength === 0 || (view.buffer instanceof SharedArrayBuffer && !copy) ? view : sharedCopy(view, alloc);
 }
+
+// An empty view has nothing to share: apache-arrow gives a column without nulls an empty ordinary
+// `nullBitmap`, and counted as unshared it made every column of a batch replace's matches (shared
+// memory from the scan workers) be joined again into pooled buffers at commit, then copied once
+// more into fresh memory for the cache (docs/performance-history.md, W7D replace, session 25)
+const nothingToCopy = (view: ArrayBufferView): boolean => view.byteLength === 0 || view.buffer instanceof SharedArrayBuffer;
 
