@@ -2,8 +2,15 @@
 // and the main thread's run-queue wait (runnable, but another thread had its core).
 // node --expose-gc replace-rows-cpu.mjs <store copy> [obs|obs_idx] [runs] [rows|noop|iter|batchins|batches]; NOGC=1 skips the gc() before each, KEEP=1 keeps each transaction alive,
 // THREADS=1 prints each thread's CPU per replace (main; v8: V8's platform threads, started before the store; open: the store's threads, scan workers and part writer; late: any started after, libuv's), SPIN=<ms> spins two threads that long between replaces (as DuckDB's UPDATE does in the bench) instead of waiting for the store to be idle,
-// ENGINE=<path to an engine build's dist/index.js> measures that build instead of the workspace's, COMPACT_RUN=<n> opens the store with that compactRun (e.g. 100000: no compaction)
-const { openStore } = await import(process.env.ENGINE || '@halocline/engine');
+// ENGINE=<path to an engine build's dist/index.js> measures that build instead of the workspace's, COMPACT_RUN=<n> opens the store with that compactRun (e.g. 100000: no compaction),
+// PHASES=1 prints each transaction's commit phases from the engine's `halocline:commit` diagnostics channel (files durable, then the version)
+const { openStore, COMMIT_CHANNEL } = await import(process.env.ENGINE || '@halocline/engine');
+if (process.env.PHASES) {
+  const { subscribe } = await import('node:diagnostics_channel');
+  subscribe(COMMIT_CHANNEL ?? 'halocline:commit', (e) => {
+    if (e.kind === 'transaction') console.log(`  commit: ${e.rows} rows in ${e.files} files, ${e.deleted} deleted; files durable after ${(e.written - e.started).toFixed(1)} ms, version after ${(e.committed - e.written).toFixed(1)} ms more`);
+  });
+}
 import { readFileSync, readdirSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 const threads = () => { const m = new Map(); for (const t of readdirSync('/proc/self/task')) { try { const st = readFileSync(`/proc/self/task/${t}/stat`, 'utf8'); const name = st.slice(st.indexOf('(') + 1, st.lastIndexOf(')')); const ss = readFileSync(`/proc/self/task/${t}/schedstat`, 'utf8').split(' '); m.set(t + ':' + name, Number(ss[0]) / 1e6); } catch {} } return m; };

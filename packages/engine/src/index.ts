@@ -16,6 +16,7 @@ export type { AggregateOptions } from './aggregate/spec.js';
 export { type GeoJsonFeature, geojsonFeatures, flatgeobufChunks } from './geo/export.js';
 export type { ColumnStats, TableStats } from './read/stats.js';
 export type { EngineOptions } from './context.js';
+export { COMMIT_CHANNEL, type CommitEvent, type CommitKind } from './diagnostics.js';
 export { HaloclineError, isHaloclineError, type ErrorCode, type ErrorContext } from './errors.js';
 export type { RawFiles } from './raw/raw.js';
 export type { RawEntry } from './raw/entry.js';

@@ -78,6 +78,7 @@ export class Table implements TableApi {
 
   /** Validates and appends rows atomically; committed and durable when the promise resolves. */
   async insert(data: InsertData): Promise<void> {
+    const started = performance.now();
     this.ctx.checkOpen();
     const record = this.record();
     const schema = this.ctx.schemaOf(record);
@@ -95,7 +96,7 @@ export class Table implements TableApi {
       const merging = this.ctx.partWriter?.busyMerging === true;
       const large = rows >= HELPER_ROWS;
       const written = await writeParts(this.ctx, record.id, schema, batches, !merging || large, undefined, merging && large);
-      await commit(this.ctx, this.name, record.id, { add: written, remove: [], schemaVersion: record.schemaVersion ?? 0 });
+      await commit(this.ctx, this.name, record.id, { add: written, remove: [], schemaVersion: record.schemaVersion ?? 0, trace: { kind: 'insert', started } });
     } finally {
       lease?.release();
     }
@@ -193,10 +194,11 @@ export class Table implements TableApi {
    */
   async truncate(): Promise<void> {
     for (let attempt = 1; ; attempt++) {
+      const started = performance.now();
       const snap = openSnapshot(this.ctx, this.name);
       try {
         if (snap.parts.length === 0) return;
-        await commit(this.ctx, this.name, snap.record.id, { add: [], remove: snap.parts, schemaVersion: snap.record.schemaVersion ?? 0 });
+        await commit(this.ctx, this.name, snap.record.id, { add: [], remove: snap.parts, schemaVersion: snap.record.schemaVersion ?? 0, trace: { kind: 'truncate', started } });
         return;
       } catch (e) {
         if (!isHaloclineError(e, 'Conflict') || attempt === TRUNCATE_ATTEMPTS) throw e;

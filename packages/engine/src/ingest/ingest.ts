@@ -45,6 +45,7 @@ export interface IngestResult {
  * files are removed and the table is exactly as it was.
  */
 export async function ingestRaw(ctx: StoreContext, name: string, file: RawRecord, options: IngestOptions = {}): Promise<IngestResult> {
+  const started = performance.now();
   const mode = options.opt ?? 'append';
   if (mode !== 'append' && mode !== 'truncate' && mode !== 'drop') {
     throw new HaloclineError('InvalidArgument', `ingest opt must be append, truncate or drop, got ${String(mode)}`, { table: name, value: mode });
@@ -75,9 +76,9 @@ export async function ingestRaw(ctx: StoreContext, name: string, file: RawRecord
         await replaceTable(ctx, name, existing?.id ?? null, { id: tableId, schema }, written);
       } else if (mode === 'truncate') {
         const remove = ctx.meta.range<PartRecord>(partPrefix(tableId)).map(([, p]) => p);
-        await commit(ctx, name, tableId, { add: written, remove, schemaVersion: existing!.schemaVersion ?? 0 });
+        await commit(ctx, name, tableId, { add: written, remove, schemaVersion: existing!.schemaVersion ?? 0, trace: { kind: 'ingest', started } });
       } else if (written.length > 0) {
-        await commit(ctx, name, tableId, { add: written, remove: [], schemaVersion: existing!.schemaVersion ?? 0 });
+        await commit(ctx, name, tableId, { add: written, remove: [], schemaVersion: existing!.schemaVersion ?? 0, trace: { kind: 'ingest', started } });
         scheduleCompaction(ctx, name, tableId);
       }
     } catch (e) {

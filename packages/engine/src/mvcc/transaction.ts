@@ -144,12 +144,13 @@ export class Transaction implements TransactionApi {
 
   /** Makes every change visible at once; `Conflict` (nothing applied) when another commit won. */
   async commit(): Promise<void> {
+    const started = performance.now();
     this.check();
     this.flush();
     this.status = 'committing';
     try {
       await Promise.allSettled([...this.ops]);
-      if (!this.data.empty) await this.apply();
+      if (!this.data.empty) await this.apply(started);
       this.status = 'committed';
     } catch (e) {
       this.status = 'rolled back';
@@ -176,7 +177,7 @@ export class Transaction implements TransactionApi {
     this.data.add(batches.filter((b) => b.numRows > 0));
   }
 
-  private async apply(): Promise<void> {
+  private async apply(started: number): Promise<void> {
     const { base } = this.data;
     const write = (batches: readonly RecordBatch[], background: boolean): Promise<WrittenPart[]> => {
       const rows = batches.filter((b) => b.numRows > 0);
@@ -195,14 +196,14 @@ export class Transaction implements TransactionApi {
       // writer
       this.data.reclaimSpills();
       const shared = this.data.shareTail(SHARED_TAIL_ROWS, HELPER_ROWS);
-      const started = performance.now();
+      const tailStarted = performance.now();
       const tail = shared ? write(shared, false) : write(this.data.takePending(), !this.data.spillInFlight && !this.ctx.partWriter?.busyMerging);
       // then this thread helps with what the part writer has not finished: what it has not started
       // at once, what it is writing after as long again as this thread's own share took (or, when
       // the scan workers took every row, the first of their shares)
       const paced = shared?.length === 0 ? this.data.firstShare() : tail;
       const spills = paced.then(
-        () => this.data.hedgeSpills(shared ? performance.now() - started : 0),
+        () => this.data.hedgeSpills(shared ? performance.now() - tailStarted : 0),
         () => undefined,
       );
       const [inserted, last] = await Promise.allSettled([spills.then(() => this.data.inserted()), tail]);
@@ -219,6 +220,7 @@ export class Transaction implements TransactionApi {
         deletes: this.data.deletes(),
         baseVersion: base.record.version,
         schemaVersion: base.record.schemaVersion ?? 0,
+        trace: { kind: 'transaction', started },
       });
     } catch (e) {
       // nothing is committed: the files written for the transaction go

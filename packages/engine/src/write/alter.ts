@@ -47,6 +47,7 @@ export async function alterTable(ctx: StoreContext, name: string, schema: Schema
 
 // one attempt: null when committed, else (the table changed meanwhile) the schema version it started from
 async function alterOnce(ctx: StoreContext, name: string, schema: Schema): Promise<number | null> {
+  const started = performance.now();
   const snap = openSnapshot(ctx, name);
   const written: (WrittenPart & { seq: number })[] = [];
   const schemaVersion = snap.record.schemaVersion ?? 0;
@@ -65,7 +66,7 @@ async function alterOnce(ctx: StoreContext, name: string, schema: Schema): Promi
       firstRow += rows;
     }
     const encoded = Buffer.from(encodeSchema(plan.schema)).toString('base64');
-    await commit(ctx, name, snap.record.id, { add: written, remove: snap.parts, schemaVersion, alter: { schema: encoded, baseVersion: snap.record.version } });
+    await commit(ctx, name, snap.record.id, { add: written, remove: snap.parts, schemaVersion, alter: { schema: encoded, baseVersion: snap.record.version }, trace: { kind: 'alter', started } });
     return null;
   } catch (e) {
     await removeParts(ctx, written);

@@ -1,5 +1,6 @@
 // Commits written partitions, deletion vectors and retired partitions in one metadata transaction.
 import type { StoreContext } from '../context.js';
+import { type CommitKind, publishCommit } from '../diagnostics.js';
 import { HaloclineError } from '../errors.js';
 import { firstCommon } from '../mvcc/deletes.js';
 import { forwardRows, mergeRows } from '../mvcc/forward.js';
@@ -36,6 +37,11 @@ export interface Change {
   readonly baseVersion?: number;
   /** Set by compaction: where the rows of each removed partition went. */
   readonly forwards?: readonly ForwardRecord[];
+  /**
+   * What made the commit and when it began (`performance.now()` of this thread), for the
+   * diagnostics event (`diagnostics.ts`); without it the kind is `commit` and it began here.
+   */
+  readonly trace?: { readonly kind: CommitKind; readonly started: number };
 }
 
 /**
@@ -43,6 +49,8 @@ export interface Change {
  * version. On failure the new files are removed and nothing is visible. Returns the new version.
  */
 export async function commit(ctx: StoreContext, name: string, tableId: string, change: Change): Promise<number> {
+  // the files are durable when the caller commits them
+  const written = performance.now();
   let version: number;
   // encoded before the write transaction (which holds the store's write lock); rows that a merge
   // since the base forwarded elsewhere are encoded in it, as they land
@@ -109,6 +117,18 @@ export async function commit(ctx: StoreContext, name: string, tableId: string, c
     throw e;
   }
   if (change.remove.length > 0) ctx.collectGarbage();
+  publishCommit(() => ({
+    table: name,
+    kind: change.trace?.kind ?? 'commit',
+    version,
+    files: change.add.length,
+    rows: change.add.reduce((n, p) => n + p.rows, 0),
+    deleted: (change.deletes ?? []).reduce((n, d) => n + d.rows.length, 0),
+    removed: change.remove.length,
+    started: change.trace?.started ?? written,
+    written,
+    committed: performance.now(),
+  }));
   return version;
 }
 

@@ -109,6 +109,7 @@ function similarRun(parts: readonly PartRecord[], compactRun: number, live: (p: 
 
 /** One merge step; true when something was merged. Deleted rows are left out of the merged partition. */
 export async function compactOnce(ctx: StoreContext, name: string, tableId: string): Promise<boolean> {
+  const started = performance.now();
   let snap: Snapshot;
   try {
     snap = openSnapshot(ctx, name);
@@ -153,7 +154,7 @@ export async function compactOnce(ctx: StoreContext, name: string, tableId: stri
   }
   try {
     const add = written.map((w) => ({ ...w, seq: 'seq' in w && typeof w.seq === 'number' ? w.seq : run[0]!.seq, level: w.level ?? run[0]!.level, run: w.run ?? run[0]!.run }));
-    await commit(ctx, name, tableId, { add, remove: run, forwards, baseVersion: snap.record.version, schemaVersion: snap.record.schemaVersion ?? 0 });
+    await commit(ctx, name, tableId, { add, remove: run, forwards, baseVersion: snap.record.version, schemaVersion: snap.record.schemaVersion ?? 0, trace: { kind: 'compaction', started } });
     for (const w of warmed) warmColumns(ctx, w.part, w.names, w.columns);
     // what the writer did not send back (inline tier merges' partitions, derived box columns) is read from the new files
     await Promise.all(
