@@ -66,6 +66,23 @@ describe('the commit channel', () => {
     }
   });
 
+  it('publishes an ingest that creates or recreates its table, as its version 1', async () => {
+    const store = await freshStore();
+    const t = store.table('made');
+    const seen = listen();
+    const csv = (from: number, n: number) => new TextEncoder().encode(`id,temp\n${rows(from, from + n).map((r) => `${r.id},${r.temp}`).join('\n')}\n`);
+    await t.raw.ingest(await t.raw.upload('a.csv', csv(0, 25)));
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toMatchObject({ table: 'made', kind: 'ingest', version: 1, files: 1, rows: 25, deleted: 0, removed: 0 });
+    await t.raw.ingest(await t.raw.upload('b.csv', csv(100, 7)), { opt: 'drop' });
+    expect(seen).toHaveLength(2);
+    expect(seen[1]).toMatchObject({ table: 'made', kind: 'ingest', version: 1, rows: 7, removed: 1 });
+    for (const e of seen) {
+      expect(e.started).toBeLessThanOrEqual(e.written);
+      expect(e.written).toBeLessThanOrEqual(e.committed);
+    }
+  });
+
   it('publishes nothing for a commit that fails or a transaction that writes nothing', async () => {
     const store = await freshStore();
     const t = store.table('quiet');

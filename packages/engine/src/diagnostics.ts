@@ -7,9 +7,10 @@ export type CommitKind = 'transaction' | 'insert' | 'ingest' | 'compaction' | 'a
 
 /**
  * A commit that made a new version of a table, published on `COMMIT_CHANNEL` once the version is
- * durable. Times are the committing thread's `performance.now()`, in ms: `started` when the commit
- * began (`Transaction.commit()`, `Table.insert()` or the merge's write), `written` when its new
- * partition files were durable, `committed` when its version was. A transaction's own work before
+ * durable (an ingest that creates or recreates its table too: version 1). Times are the committing
+ * thread's `performance.now()`, in ms: `started` when the work began (`Transaction.commit()`,
+ * `Table.insert()`, the ingest, the merge, the alter or the truncate was called), `written` when its
+ * new partition files were durable, `committed` when its version was. A transaction's own work before
  * `commit()` (its reads, a replace's match scans) is not in it.
  */
 export interface CommitEvent {

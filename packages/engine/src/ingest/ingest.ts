@@ -73,7 +73,7 @@ export async function ingestRaw(ctx: StoreContext, name: string, file: RawRecord
     }
     try {
       if (create) {
-        await replaceTable(ctx, name, existing?.id ?? null, { id: tableId, schema }, written);
+        await replaceTable(ctx, name, existing?.id ?? null, { id: tableId, schema }, written, { kind: 'ingest', started });
       } else if (mode === 'truncate') {
         const remove = ctx.meta.range<PartRecord>(partPrefix(tableId)).map(([, p]) => p);
         await commit(ctx, name, tableId, { add: written, remove, schemaVersion: existing!.schemaVersion ?? 0, trace: { kind: 'ingest', started } });

@@ -6,6 +6,7 @@ import type { StoreContext } from '../context.js';
 import { HaloclineError } from '../errors.js';
 import { encodeSchema } from '../schema/serialize.js';
 import { type PartRecord, type TableRecord, partKey, partPrefix, tableKey } from '../storage/records.js';
+import { type Change, publishVersion } from '../write/commit.js';
 import { type WrittenPart, removeParts } from '../write/partition.js';
 import { retireParts } from '../mvcc/retire.js';
 
@@ -18,6 +19,7 @@ export function newTableId(): string {
  * Makes `parts` the whole content of table `name` under a new record with `id` and `schema`.
  * `replaces` is the id of the table being recreated, or null when the table must not exist yet;
  * anything else found (a concurrent create or drop) is a Conflict, and the written files are removed.
+ * Its version 1 is published as a commit event (`write/commit.ts` `publishVersion`) with `trace`.
  */
 export async function replaceTable(
   ctx: StoreContext,
@@ -25,7 +27,9 @@ export async function replaceTable(
   replaces: string | null,
   next: { id: string; schema: Schema },
   parts: readonly WrittenPart[],
+  trace?: Change['trace'],
 ): Promise<void> {
+  const written = performance.now();
   let retired: { id: string; parts: PartRecord[] } | null = null;
   try {
     retired = await ctx.meta.write((tx) => {
@@ -53,4 +57,5 @@ export async function replaceTable(
     throw e;
   }
   if (retired) ctx.collectGarbage();
+  publishVersion(name, 1, { add: parts, remove: retired?.parts ?? [], ...(trace ? { trace } : {}) }, written);
 }

@@ -117,6 +117,16 @@ export async function commit(ctx: StoreContext, name: string, tableId: string, c
     throw e;
   }
   if (change.remove.length > 0) ctx.collectGarbage();
+  publishVersion(name, version, change, written);
+  return version;
+}
+
+/**
+ * The diagnostics event (`diagnostics.ts`) of `version` of table `name`, now durable: what `change`
+ * added, removed and deleted, its files durable at `written` (also an ingest's new table, which is
+ * made by a metadata write of its own).
+ */
+export function publishVersion(name: string, version: number, change: Pick<Change, 'add' | 'remove' | 'deletes' | 'trace'>, written: number): void {
   publishCommit(() => ({
     table: name,
     kind: change.trace?.kind ?? 'commit',
@@ -129,7 +139,6 @@ export async function commit(ctx: StoreContext, name: string, tableId: string, c
     written,
     committed: performance.now(),
   }));
-  return version;
 }
 
 // first committer wins: rows another commit deleted after `base` must not be deleted again
