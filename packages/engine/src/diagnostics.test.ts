@@ -8,6 +8,16 @@ import { freshStore } from './test-util/store.js';
 
 const schema = new Schema([new Field('id', new Int32(), false), new Field('temp', new Float64(), true)]);
 const rows = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => ({ id: from + i, temp: from + i }));
+// the same rows as a CSV file
+const csvOf = (from: number, to: number) => new TextEncoder().encode(`id,temp\n${rows(from, to).map((r) => `${r.id},${r.temp}`).join('\n')}\n`);
+
+// each event's phases in order: begun, files durable, version durable
+function phasesInOrder(events: readonly CommitEvent[]): void {
+  for (const e of events) {
+    expect(e.started).toBeLessThanOrEqual(e.written);
+    expect(e.written).toBeLessThanOrEqual(e.committed);
+  }
+}
 
 // the commit events published while the current test runs, of tables other tests do not use
 function listen(): CommitEvent[] {
@@ -46,8 +56,7 @@ describe('the commit channel', () => {
     expect(last('transaction')).toMatchObject({ table: 'events', rows: 60, deleted: 20, removed: 0 });
 
     // a CSV file appended through ingest
-    const csv = `id,temp\n${rows(500, 530).map((r) => `${r.id},${r.temp}`).join('\n')}\n`;
-    await t.raw.ingest(await t.raw.upload('more.csv', new TextEncoder().encode(csv)), { opt: 'append' });
+    await t.raw.ingest(await t.raw.upload('more.csv', csvOf(500, 530)), { opt: 'append' });
     expect(last('ingest')).toMatchObject({ table: 'events', rows: 30, deleted: 0, removed: 0 });
 
     await t.alter(new Schema([...schema.fields, new Field('salinity', new Float64(), true)]));
@@ -60,27 +69,20 @@ describe('the commit channel', () => {
     const versions = seen.map((e) => e.version);
     expect(versions).toEqual([...versions].sort((a, b) => a - b));
     expect(new Set(versions).size).toBe(versions.length);
-    for (const e of seen) {
-      expect(e.started).toBeLessThanOrEqual(e.written);
-      expect(e.written).toBeLessThanOrEqual(e.committed);
-    }
+    phasesInOrder(seen);
   });
 
   it('publishes an ingest that creates or recreates its table, as its version 1', async () => {
     const store = await freshStore();
     const t = store.table('made');
     const seen = listen();
-    const csv = (from: number, n: number) => new TextEncoder().encode(`id,temp\n${rows(from, from + n).map((r) => `${r.id},${r.temp}`).join('\n')}\n`);
-    await t.raw.ingest(await t.raw.upload('a.csv', csv(0, 25)));
+    await t.raw.ingest(await t.raw.upload('a.csv', csvOf(0, 25)));
     expect(seen).toHaveLength(1);
     expect(seen[0]).toMatchObject({ table: 'made', kind: 'ingest', version: 1, files: 1, rows: 25, deleted: 0, removed: 0 });
-    await t.raw.ingest(await t.raw.upload('b.csv', csv(100, 7)), { opt: 'drop' });
+    await t.raw.ingest(await t.raw.upload('b.csv', csvOf(100, 107)), { opt: 'drop' });
     expect(seen).toHaveLength(2);
     expect(seen[1]).toMatchObject({ table: 'made', kind: 'ingest', version: 1, rows: 7, removed: 1 });
-    for (const e of seen) {
-      expect(e.started).toBeLessThanOrEqual(e.written);
-      expect(e.written).toBeLessThanOrEqual(e.committed);
-    }
+    phasesInOrder(seen);
   });
 
   it('publishes nothing for a commit that fails or a transaction that writes nothing', async () => {
