@@ -59,14 +59,40 @@ export function boxOf(g: GeoJsonGeometry): Box | undefined {
   return b[0] === Infinity ? undefined : (b as unknown as Box);
 }
 
+const MULTI: Record<string, string> = { Point: 'MultiPoint', MultiPoint: 'MultiPoint', LineString: 'MultiLineString', MultiLineString: 'MultiLineString', Polygon: 'MultiPolygon', MultiPolygon: 'MultiPolygon' };
+
+/**
+ * A GeometryCollection whose parts (nested collections flattened) are all points, all lines or all
+ * polygons, as the one multi-part geometry it is (a STAC item's geometry cannot be a GeometryCollection:
+ * the item schema takes GeoJSON's Geometry.json); any other geometry as it is, a mixed collection too.
+ * @example
+ * asMultiPart({ type: 'GeometryCollection', geometries: [point(0, 0), point(1, 1)] }) // { type: 'MultiPoint', coordinates: [[0, 0], [1, 1]] }
+ */
+export function asMultiPart(g: GeoJsonGeometry): GeoJsonGeometry {
+  if (g.type !== 'GeometryCollection') return g;
+  const parts: GeoJsonGeometry[] = [];
+  const walk = (x: GeoJsonGeometry): void => { if (x.type === 'GeometryCollection') for (const y of x.geometries ?? []) walk(y); else parts.push(x); };
+  walk(g);
+  const type = MULTI[parts[0]?.type ?? ''];
+  if (type === undefined || parts.some((p) => MULTI[p.type] !== type)) return g;
+  const coordinates = parts.flatMap((p) => (p.type === type ? (p.coordinates as unknown[]) : [p.coordinates]));
+  return { type, coordinates };
+}
+
 /** The jsts geometry of a checked GeoJSON geometry. */
 export function toJsts(g: GeoJsonGeometry): Geometry {
   return reader.read(g) as Geometry;
 }
 
-/** The jsts polygon (or point/line when degenerate) of a box. */
+/** The jsts polygon (or point/line when degenerate) of a box; two parts when west > east (across the antimeridian). */
 export function boxGeometry(b: Box): Geometry {
   const [x0, y0, x1, y1] = b;
+  // west above east: the box crosses the antimeridian, its two parts either side of it
+  if (x0 > x1) {
+    const part = (w: number, e: number) => [[[w, y0], [e, y0], [e, y1], [w, y1], [w, y0]]];
+    if (y0 === y1) return toJsts({ type: 'MultiLineString', coordinates: [[[x0, y0], [180, y0]], [[-180, y0], [x1, y0]]] });
+    return toJsts({ type: 'MultiPolygon', coordinates: [part(x0, 180), part(-180, x1)] });
+  }
   if (x0 === x1 && y0 === y1) return toJsts({ type: 'Point', coordinates: [x0, y0] });
   if (x0 === x1 || y0 === y1) return toJsts({ type: 'LineString', coordinates: [[x0, y0], [x1, y1]] });
   return toJsts({ type: 'Polygon', coordinates: [[[x0, y0], [x1, y0], [x1, y1], [x0, y1], [x0, y0]]] });

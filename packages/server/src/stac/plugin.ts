@@ -1,5 +1,6 @@
 // The STAC API as a Fastify plugin: routes under /api/stac over an indexed CatalogSource.
 import type { FastifyError, FastifyInstance, FastifyPluginAsync, preHandlerAsyncHookHandler } from 'fastify';
+import { ApiError } from '../errors.js';
 import { StacError } from './errors.js';
 import { CatalogIndex } from './index/catalog-index.js';
 import { kindsOf } from './kinds.js';
@@ -45,10 +46,15 @@ export const stacPlugin: FastifyPluginAsync<StacPluginOptions> = async (app, opt
     const bodyLimit = opts.bodyLimit ?? 1024 * 1024;
     stac.removeContentTypeParser('text/plain');
     stac.addContentTypeParser('application/geo+json', { parseAs: 'string', bodyLimit }, stac.getDefaultJsonParser('error', 'error'));
+    // the limit holds whatever parser reads the body (the host's application/json parser has the host's limit)
+    stac.addHook('onRoute', (route) => {
+      route.bodyLimit ??= bodyLimit;
+    });
     if (opts.authenticate) stac.addHook('preHandler', opts.authenticate);
     stac.setErrorHandler((err: FastifyError | StacError, req, reply) => {
       if (err instanceof StacError) return reply.status(err.status).send({ code: err.code, description: err.message });
-      const status = err.statusCode ?? 500;
+      // the host's body parsers (application/json) reject a body with an ApiError
+      const status = err instanceof ApiError ? err.status : (err.statusCode ?? 500);
       if (status >= 400 && status < 500) return reply.status(status).send({ code: clientCode(status), description: err.message });
       req.log.error({ err }, 'STAC request failed');
       return reply.status(500).send({ code: 'Internal', description: 'internal error; the server log has the details' });

@@ -41,16 +41,26 @@ export function validityProblem(g: Geometry): string | undefined {
 }
 
 /**
- * Whether `a` stands in `relation` to `b`.
+ * Refuses a literal GeometryCollection for a relation other than intersects and disjoint, which are the
+ * only ones defined on it here (a 400 naming the function).
+ */
+export function checkOperand(relation: SpatialRelation, literal: Geometry): void {
+  if (relation !== 'intersects' && relation !== 'disjoint' && isMixedCollection(literal)) {
+    throw new StacError('InvalidParameter', `filter: S_${relation.toUpperCase()} does not take a GeometryCollection (only S_INTERSECTS and S_DISJOINT do)`);
+  }
+}
+
+/**
+ * Whether `a` stands in `relation` to `b`; false for any relation but intersects and disjoint when either
+ * is a GeometryCollection (MultiPoint, MultiLineString and MultiPolygon take every relation).
  * @example
  * relate('within', point, polygon)
  */
 export function relate(relation: SpatialRelation, a: Geometry, b: Geometry): boolean {
   if (relation === 'intersects') return flatten(a).some((x) => flatten(b).some((y) => tryRelate(x, y)?.isIntersects() ?? false));
   if (relation === 'disjoint') return !relate('intersects', a, b);
-  if (a instanceof GeometryCollection || b instanceof GeometryCollection) {
-    throw new StacError('InvalidParameter', `filter: S_${relation.toUpperCase()} does not take a GeometryCollection (only S_INTERSECTS and S_DISJOINT do)`);
-  }
+  // an item's footprint that is a GeometryCollection matches no other relation (a literal one is refused up front: checkOperand)
+  if (isMixedCollection(a) || isMixedCollection(b)) return false;
   const m = tryRelate(a, b);
   if (!m) return false;
   const [da, db] = [dimension(a), dimension(b)];
@@ -62,6 +72,12 @@ export function relate(relation: SpatialRelation, a: Geometry, b: Geometry): boo
     case 'overlaps': return m.isOverlaps(da, db);
     case 'crosses': return m.isCrosses(da, db);
   }
+}
+
+// a GeometryCollection proper, which RelateOp does not take; MultiPoint, MultiLineString and MultiPolygon, its
+// subclasses in jsts, it does
+function isMixedCollection(g: Geometry): boolean {
+  return (g as unknown as { getGeometryType(): string }).getGeometryType() === 'GeometryCollection';
 }
 
 function flatten(g: Geometry): Geometry[] {

@@ -4,7 +4,7 @@ import { StacError } from '../errors.js';
 import { boxGeometry, toJsts, type Box } from '../geometry.js';
 import type { CatalogIndex } from '../index/catalog-index.js';
 import type { DatasetEntry } from '../index/entry.js';
-import { relate } from '../predicates.js';
+import { checkOperand, relate } from '../predicates.js';
 import { parseRfc3339 } from '../time.js';
 import { relationOf, type CompareOp, type Expr, type Operand, type TemporalOp } from './ast.js';
 import { QUERYABLE_NAMES, queryable, type QueryableType } from './queryables.js';
@@ -56,6 +56,7 @@ export function compileFilter(e: Expr, index: CatalogIndex): Predicate {
     case 'spatial': {
       const [l, r] = [geometric(operand(e.left, index)), geometric(operand(e.right, index))];
       const relation = relationOf(e.op);
+      for (const side of [e.left, e.right]) if (side.kind === 'geometry') checkOperand(relation, toJsts(side.value));
       return (x) => { const a = l(x); const b = r(x); return a === null || b === null ? null : relate(relation, a, b); };
     }
     case 'temporal': {

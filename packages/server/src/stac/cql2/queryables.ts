@@ -45,8 +45,8 @@ const FIXED: Record<string, Queryable> = {
  */
 export function queryable(name: string): Queryable | undefined {
   const bare = name.startsWith('properties.') ? name.slice('properties.'.length) : name;
-  const fixed = FIXED[bare];
-  if (fixed) return fixed;
+  // own keys only: `constructor`, `toString` or `__proto__` are not queryables
+  if (Object.hasOwn(FIXED, bare)) return FIXED[bare];
   if (bare.startsWith('facets.') && bare.length > 'facets.'.length) {
     const key = bare.slice('facets.'.length);
     return { type: 'string', description: `Facet ${key}`, get: (e) => str((spec(e)['facets'] as Record<string, unknown> | undefined)?.[key]) };

@@ -1,5 +1,5 @@
 // A dataset as the search index holds it: order key, footprint, time interval, collection reference.
-import { boxOf, checkGeometry, toJsts, type Box, type GeoJsonGeometry } from '../geometry.js';
+import { asMultiPart, boxOf, checkGeometry, toJsts, type Box, type GeoJsonGeometry } from '../geometry.js';
 import type { Kinds } from '../kinds.js';
 import type { Resource } from '../source.js';
 import { parseCatalogTime } from '../time.js';
@@ -70,7 +70,7 @@ function geometryOf(kinds: Kinds, o: Resource): GeoJsonGeometry | undefined {
   if (value && value.type !== undefined && value.type === 'Feature') value = value.geometry as typeof value;
   else if (value && value.type === undefined && value.geometry !== undefined) value = value.geometry as typeof value;
   if (checkGeometry(value, false) !== undefined) return undefined;
-  const g = value as GeoJsonGeometry;
+  const g = asMultiPart(value as GeoJsonGeometry);
   return boxOf(g) ? g : undefined;
 }
 

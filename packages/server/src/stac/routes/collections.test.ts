@@ -115,6 +115,8 @@ describe('items', () => {
       expect(rels({ body: f } as Reply)['self']).toBe(`https://stac.test/api/stac/collections/${C0}/items/${f.id}`);
     }
     expect(rels(r)['self']).toBe(`https://stac.test/api/stac/collections/${C0}/items`);
+    expect(rels(r)['collection']).toBe(`https://stac.test/api/stac/collections/${C0}`); // OGC API Features: required on a collection's items
+    expect(rels(await get(t.app, '/api/stac/search', 'itemCollection'))['collection']).toBeUndefined();
     const filtered = await get(t.app, `/api/stac/collections/collection-0/items?bbox=4,4,20,20&limit=1`, 'itemCollection');
     expect(filtered.body.features.map((f: { id: string }) => f.id)).toEqual([uuid(1)]);
     expectError(await get(t.app, `/api/stac/collections/${C0}/items?collections=x`), 400, /collections: is implied/);

@@ -15,7 +15,7 @@ export function itemRoutes(app: FastifyInstance, ctx: StacContext): void {
     if (query['collections'] !== undefined) throw invalid('collections', 'is implied by the path here');
     const sr = { ...parseSearchQuery(query), collections: [collection.uuid] };
     reply.type('application/geo+json');
-    return searchPage(ctx, req, sr, { method: 'GET', href: ctx.requested(req) }, true);
+    return searchPage(ctx, req, sr, { method: 'GET', href: ctx.requested(req) }, collection.uuid);
   });
   app.get<{ Params: { id: string; itemId: string } }>('/collections/:id/items/:itemId', async (req, reply) => {
     const collection = findCollection(ctx, req.params.id);

@@ -1,4 +1,5 @@
-// Builds an ItemCollection page: features (fields applied) within the page's byte bound, counts, self/root and next/prev links.
+// Builds an ItemCollection page: features (fields applied) within the page's byte bound, counts, self/root (collection, for a
+// collection's items) and next/prev links.
 import type { FastifyRequest } from 'fastify';
 import { itemOf, type Link } from '../map/item.js';
 import { applyFields } from '../search/fields.js';
@@ -16,7 +17,8 @@ export type Continuation = { readonly method: 'GET'; readonly href: string } | {
  * its text measures it for the page's byte bound (about `ctx.pageBytes`, at least one item) and then
  * goes into the answer as is.
  */
-export function searchPage(ctx: StacContext, req: FastifyRequest, sr: SearchRequest, how: Continuation, underCollection: boolean): string {
+export function searchPage(ctx: StacContext, req: FastifyRequest, sr: SearchRequest, how: Continuation, collection?: string): string {
+  const underCollection = collection !== undefined;
   const urls = ctx.urls(req);
   const texts = new Map<DatasetEntry, string>();
   const text = (e: DatasetEntry): string => {
@@ -34,6 +36,8 @@ export function searchPage(ctx: StacContext, req: FastifyRequest, sr: SearchRequ
       : { rel: 'self', href: how.href, type: 'application/geo+json', method: 'POST' },
     { rel: 'root', href: urls.stac, type: 'application/json' },
   ];
+  // OGC API Features: an items page of a collection links to it
+  if (collection !== undefined) links.push({ rel: 'collection', href: `${urls.stac}/collections/${encodeURIComponent(collection)}`, type: 'application/json' });
   if (page.next) links.push(continuation('next', page.next, sr, how));
   if (page.prev) links.push(continuation('prev', page.prev, sr, how));
   const counts = `"numberReturned":${page.items.length}${page.matched !== undefined ? `,"numberMatched":${page.matched}` : ''}`;

@@ -10,7 +10,7 @@ export function searchRoutes(app: FastifyInstance, ctx: StacContext): void {
   app.get('/search', async (req, reply) => {
     const sr = parseSearchQuery(req.query as Record<string, unknown>);
     reply.type('application/geo+json');
-    return searchPage(ctx, req, sr, { method: 'GET', href: ctx.requested(req) }, false);
+    return searchPage(ctx, req, sr, { method: 'GET', href: ctx.requested(req) });
   });
   app.post('/search', async (req, reply) => {
     const type = req.headers['content-type'];
@@ -22,6 +22,6 @@ export function searchRoutes(app: FastifyInstance, ctx: StacContext): void {
     const body = req.body as Record<string, unknown> | undefined;
     reply.type('application/geo+json');
     const how = { method: 'POST', href: `${ctx.urls(req).stac}/search`, offset: body?.['offset'] !== undefined } as const;
-    return searchPage(ctx, req, sr, how, false);
+    return searchPage(ctx, req, sr, how);
   });
 }

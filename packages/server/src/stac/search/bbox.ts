@@ -6,6 +6,8 @@ import type { Box } from '../geometry.js';
 export interface BboxFilter {
   readonly given: readonly number[];
   readonly boxes: readonly Box[];
+  /** The elevation range of a 3D bbox [minimum, maximum]; an item's 2D geometry stands at elevation 0. */
+  readonly elevation?: readonly [number, number];
 }
 
 /**
@@ -28,7 +30,7 @@ export function parseBbox(value: unknown): BboxFilter {
   for (const [name, v] of [['south', s], ['north', n]] as const) if (v! < -90 || v! > 90) throw invalid('bbox', `${name} ${v} is outside [-90, 90]`);
   if (s! > n!) throw invalid('bbox', `south ${s} is above north ${n}`);
   const boxes: Box[] = w! <= e! ? [[w!, s!, e!, n!]] : [[w!, s!, 180, n!], [-180, s!, e!, n!]];
-  return { given: b, boxes };
+  return { given: b, boxes, ...(b.length === 6 ? { elevation: [b[2]!, b[5]!] as const } : {}) };
 }
 
 function numberOf(s: string): number {

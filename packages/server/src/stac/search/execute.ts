@@ -4,7 +4,8 @@ import type { CatalogIndex } from '../index/catalog-index.js';
 import type { DatasetEntry } from '../index/entry.js';
 import { PageBudget } from '../../page-budget.js';
 import { prepare } from '../predicates.js';
-import { boxOf, type Box } from '../geometry.js';
+import type Geometry from 'jsts/org/locationtech/jts/geom/Geometry.js';
+import { boxGeometry, boxOf, type Box } from '../geometry.js';
 import { filterHints } from './hints.js';
 import type { SearchRequest } from './request.js';
 import { compareValues, sortValues, type SortKey, type SortValue } from './sort.js';
@@ -154,7 +155,17 @@ function predicate(index: CatalogIndex, req: SearchRequest): Predicate1 {
   if (req.ids) { const ids = new Set(req.ids); tests.push((e) => ids.has(e.uuid)); }
   if (req.collections) { const cs = new Set(req.collections); tests.push((e) => { const c = index.collectionOf(e); return c !== undefined && cs.has(c); }); }
   if (req.datetime) { const { start, end } = req.datetime.range; tests.push((e) => e.start <= end && e.end >= start); }
-  if (req.bbox) { const boxes = req.bbox.boxes; tests.push((e) => e.box !== undefined && boxes.some((b) => overlaps(b, e.box!))); }
+  if (req.bbox) {
+    // the envelopes first, then the geometry itself: a line's or a multi-polygon's envelope covers far more than it does
+    const parts = req.bbox.boxes.map((b) => ({ b, q: prepare(boxGeometry(b)) }));
+    const z = req.bbox.elevation;
+    tests.push((e) => {
+      if (e.box === undefined || !parts.some(({ b }) => overlaps(b, e.box!))) return false;
+      const g = e.jsts();
+      if (g === undefined) return false;
+      return parts.some(({ b, q }) => overlaps(b, e.box!) && q.intersects(g)) && (z === undefined || elevationWithin(g, z));
+    });
+  }
   if (req.intersects) {
     const q = prepare(req.intersects.geometry);
     tests.push((e) => { const g = e.jsts(); return g !== undefined && q.intersects(g); });
@@ -169,6 +180,18 @@ function isUnfiltered(req: SearchRequest): boolean {
 
 function clamp(i: number, length: number): number {
   return Math.max(0, Math.min(i, length));
+}
+
+// whether the geometry's elevations (0 for a 2D geometry, STAC's rule for a 3D bbox) overlap [min, max]
+function elevationWithin(g: Geometry, [min, max]: readonly [number, number]): boolean {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const c of (g as unknown as { getCoordinates(): readonly { z: number }[] }).getCoordinates()) {
+    const z = Number.isNaN(c.z) ? 0 : c.z;
+    if (z < lo) lo = z;
+    if (z > hi) hi = z;
+  }
+  return lo <= max && hi >= min;
 }
 
 function overlaps(a: Box, b: Box): boolean {
