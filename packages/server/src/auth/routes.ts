@@ -10,7 +10,7 @@ import type { Tokens } from './tokens.js';
 export function authRoutes(app: FastifyInstance, access: AccessStore, tokens: Tokens, key: SigningKey): void {
   app.get('/.well-known/jwks.json', { schema: { tags: ['auth'], summary: 'Public keys of the server-issued tokens' } }, async () => ({ keys: [key.publicJwk] }));
 
-  app.post('/oauth2/token', { schema: { tags: ['auth'], summary: 'Client-credentials grant' } }, async (req) => {
+  app.post('/oauth2/token', { config: { formBody: true }, schema: { tags: ['auth'], summary: 'Client-credentials grant' } }, async (req) => {
     const form = asForm(req.body);
     const basic = basicAuth(req.headers.authorization);
     const grant = form.get('grant_type');

@@ -157,6 +157,21 @@ describe('list with OQS', () => {
     expect(await q({ '#AND': [{ '#EQUALS': ['$spec.storage_class', 'registry.example.io/storageClass/raw'] }, { '#EQUALS': ['$metadata.name', 'geo-ds'] }] })).toEqual(['geo-ds']);
   });
 
+  it('{selectors: [{kind}]} lists the resources of the kinds named; a malformed one is a 400', async () => {
+    const datasets = await s.json('POST', '/catalog/list', { json: { '#EQUALS': ['$kind', 'catalog.example.io/dataset'] } });
+    const selected = await s.json('POST', '/catalog/list', { json: { selectors: [{ kind: 'catalog.example.io/dataset' }] } });
+    expect(selected.status).toBe(200);
+    expect(selected.body.num_results).toBeGreaterThan(0);
+    expect(names(selected.body)).toEqual(names(datasets.body));
+    const both = await s.json('POST', '/catalog/list', { json: { selectors: [{ kind: 'catalog.example.io/dataset' }, { kind: 'catalog.example.io/observable' }] } });
+    const either = await s.json('POST', '/catalog/list', { json: { '#WITHIN': ['$kind', ['catalog.example.io/dataset', 'catalog.example.io/observable']] } });
+    expect(names(both.body)).toEqual(names(either.body));
+    expect(both.body.num_results).toBeGreaterThan(selected.body.num_results);
+    const bad = await s.json('POST', '/catalog/list', { json: { selectors: [{ type: 'dataset' }] } });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toEqual({ code: 'InvalidQuery', description: expect.stringMatching(/^invalid selectors body at selectors\[0\]: unknown selector field "type"/) });
+  });
+
   it.each([
     [{ '#AND': [{ '#EQUALS': ['$kind'] }] }, '#AND[0].#EQUALS'],
     [{ '#AND': [obsKind, { '#ST_INTERSECTS': ['$spec.details.value', { type: 'Polygon', coordinates: 5 }] }] }, '#AND[1].#ST_INTERSECTS[1]'],

@@ -6,10 +6,10 @@ import { mayWrite } from '../auth/principal.js';
 import { badRequest, conflict, forbidden, notFound } from '../errors.js';
 import { intParam, jsonBody } from '../http/body.js';
 import type { AppContext } from '../http/context.js';
-import { parseOqs } from '../oqs/index.js';
 import { finishStorageRemovals } from './recovery.js';
 import { namesOf, referrersOf } from './references.js';
 import type { Resource } from './resource.js';
+import { listFilter } from './selectors.js';
 import { validateManifest } from './validate/index.js';
 
 /** Provisions and removes a dataset's storage when the catalog creates or deletes it. */
@@ -106,8 +106,8 @@ export function catalogRoutes(app: FastifyInstance, ctx: AppContext, storage: Da
     return reply.status(204).send();
   });
 
-  app.post<{ Querystring: { page?: string; page_size?: string } }>('/catalog/list', { schema: { tags, summary: 'List resources matching an OQS filter' } }, async (req) => {
-    const filter = parseOqs(jsonBody(req));
+  app.post<{ Querystring: { page?: string; page_size?: string } }>('/catalog/list', { schema: { tags, summary: 'List resources matching an OQS filter or {selectors: [{kind}]}' } }, async (req) => {
+    const filter = listFilter(jsonBody(req));
     const limit = intParam(req.query.page_size, 'page_size', 1000, 10_000);
     const after = cursorParam(req.query.page);
     const page = catalog.list(filter, { after, limit });

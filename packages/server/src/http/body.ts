@@ -4,6 +4,19 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
 import { MAX_JSON_DEPTH, deeperThan } from './json-depth.js';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route takes an application/x-www-form-urlencoded body (up to 64 KiB), as URLSearchParams. */
+    formBody?: boolean;
+  }
+}
+
+/** Largest form body read (the OAuth token endpoint's few fields). */
+const FORM_LIMIT = 64 * 1024;
+
+/** The body of a form sent to a route that takes none: not read. */
+const UNREAD_FORM: unique symbol = Symbol('unread form body');
+
 /** Installs the content-type parsers. */
 export function installBodyParsers(app: FastifyInstance): void {
   const json = app.getDefaultJsonParser('error', 'error');
@@ -15,11 +28,39 @@ export function installBodyParsers(app: FastifyInstance): void {
     if (deep >= 0) return done(new ApiError(400, 'BadRequest', `the JSON body nests deeper than ${MAX_JSON_DEPTH} arrays and objects (at character ${deep})`), undefined);
     return json(req, body as string, (err, value) => (err ? done(invalidJson(body as string), undefined) : done(null, value)));
   });
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_req, body, done) => {
-    done(null, new URLSearchParams(String(body)));
+  // a form body is read only for a route that takes one; any other route gets it unread and refuses it
+  // like any body it does not take (its own 415, whatever the size)
+  app.addContentTypeParser('application/x-www-form-urlencoded', (req, payload, done) => {
+    if (req.routeOptions.config.formBody === true) return readForm(req, payload, done);
+    payload.resume();
+    done(null, UNREAD_FORM);
   });
   // uploads (application/octet-stream and anything else) reach the route as the request stream
   app.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
+}
+
+// the body of a form route as URLSearchParams; a 413 past FORM_LIMIT (the rest is not read)
+function readForm(req: FastifyRequest, payload: Readable, done: (err: Error | null, body?: unknown) => void): void {
+  if (Number(req.headers['content-length']) > FORM_LIMIT) return done(formTooLarge());
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const finish = (err: Error | null, body?: unknown): void => {
+    payload.off('data', onData).off('end', onEnd).off('error', onError);
+    done(err, body);
+  };
+  const onData = (chunk: Buffer | string): void => {
+    const b = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    size += b.length;
+    if (size > FORM_LIMIT) return finish(formTooLarge());
+    chunks.push(b);
+  };
+  const onEnd = (): void => finish(null, new URLSearchParams(Buffer.concat(chunks, size).toString('utf8')));
+  const onError = (e: Error): void => finish(new ApiError(400, 'BadRequest', `the form body could not be read: ${e.message}`));
+  payload.on('data', onData).on('end', onEnd).on('error', onError);
+}
+
+function formTooLarge(): ApiError {
+  return new ApiError(413, 'PayloadTooLarge', `the form body is larger than the limit of ${FORM_LIMIT} bytes`);
 }
 
 // why Fastify's parser refused a body: a syntax error (JSON.parse says where), else a prototype-poisoning key

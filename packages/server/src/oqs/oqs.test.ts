@@ -73,3 +73,32 @@ describe('compileOqs', () => {
     expect(test({ '#ST_WITHIN': ['$w', poly] }, { w: { type: 'Feature', geometry: inside, properties: {} } })).toBe(true);
   });
 });
+
+describe('geometries jsts cannot compare', () => {
+  // a bowtie: its ring crosses itself at (22, 22)
+  const bowtie = { type: 'Polygon', coordinates: [[[20, 20], [24, 24], [24, 20], [20, 24], [20, 20]]] };
+  const triangle = { type: 'Polygon', coordinates: [[[22, 22], [23, 21], [23, 23], [22, 22]]] };
+  const message = (filter: unknown): string => {
+    try {
+      parseOqs(filter);
+    } catch (e) {
+      if (e instanceof OqsError) return e.message;
+      throw e;
+    }
+    throw new Error('parsed');
+  };
+
+  it('an invalid literal is refused at parse time, naming the operator, the problem and where', () => {
+    expect(where({ '#AND': [{ '#EQUALS': ['$kind', 'k'] }, { '#ST_WITHIN': ['$g', bowtie] }] })).toBe('#AND[1].#ST_WITHIN[1]');
+    expect(message({ '#ST_INTERSECTS': [bowtie, '$g'] })).toBe('invalid OQS filter at #ST_INTERSECTS[0]: the #ST_INTERSECTS geometry is not a valid geometry: Self-intersection at (22, 22)');
+  });
+
+  it('a stored invalid geometry matches no spatial operator, on either side, and never throws', () => {
+    const stored = { spec: { details: { value: bowtie } } };
+    for (const op of ['#ST_INTERSECTS', '#ST_CONTAINS', '#ST_WITHIN', '#ST_EQUALS']) {
+      expect(test({ [op]: ['$spec.details.value.geometry', triangle] }, stored)).toBe(false);
+      expect(test({ [op]: [triangle, '$spec.details.value'] }, stored)).toBe(false);
+    }
+    expect(test({ '#NEGATE': { '#ST_INTERSECTS': ['$spec.details.value', triangle] } }, stored)).toBe(true);
+  });
+});

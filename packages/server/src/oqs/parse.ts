@@ -2,6 +2,7 @@
 import { ApiError } from '../errors.js';
 import { geometryProblem } from '../geometry/geojson.js';
 import { fromGeoJson } from '../geometry/jsts.js';
+import { validityProblem } from '../geometry/validity.js';
 import type { CompareOp, GeometryOperand, OqsNode, Operand, SpatialOp } from './ast.js';
 
 /** Largest nesting of operators accepted (a guard against stack exhaustion). */
@@ -77,8 +78,8 @@ function node(v: unknown, where: string, depth: number): OqsNode {
   const sp = spatialOps[op];
   if (sp) {
     const [a, b] = exactly(arg, at, 2);
-    const left = geometryOperand(a, `${at}[0]`);
-    const right = geometryOperand(b, `${at}[1]`);
+    const left = geometryOperand(a, `${at}[0]`, op);
+    const right = geometryOperand(b, `${at}[1]`, op);
     if (left.kind !== 'path' && right.kind !== 'path') throw new OqsError(at, 'one operand must be a field path such as "$spec.details.value.geometry"');
     return { kind: 'spatial', op: sp, left, right };
   }
@@ -107,11 +108,15 @@ function pathOperand(v: unknown, at: string): Operand & { kind: 'path' } {
   return { kind: 'path', path, text: v };
 }
 
-function geometryOperand(v: unknown, at: string): GeometryOperand {
+// a literal must be valid too: jsts cannot compare a self-intersecting ring (TopologyException)
+function geometryOperand(v: unknown, at: string, op: string): GeometryOperand {
   if (typeof v === 'string') return pathOperand(v, at);
   const problem = geometryProblem(v);
   if (problem) throw new OqsError(at, `expected a field path or a GeoJSON geometry: ${problem}`);
-  return { kind: 'geometry', geometry: fromGeoJson(v as object) };
+  const geometry = fromGeoJson(v as object);
+  const invalidity = validityProblem(geometry);
+  if (invalidity) throw new OqsError(at, `the ${op} geometry ${invalidity}`);
+  return { kind: 'geometry', geometry };
 }
 
 function show(v: unknown): string {

@@ -2,7 +2,6 @@
 import type Geometry from 'jsts/org/locationtech/jts/geom/Geometry.js';
 import GeometryCollection from 'jsts/org/locationtech/jts/geom/GeometryCollection.js';
 import RelateOp from 'jsts/org/locationtech/jts/operation/relate/RelateOp.js';
-import IsValidOp from 'jsts/org/locationtech/jts/operation/valid/IsValidOp.js';
 import { StacError } from './errors.js';
 
 /** The spatial relations of CQL2 (`S_INTERSECTS` …). */
@@ -26,18 +25,6 @@ export function prepare(query: Geometry): PreparedQuery {
       return parts.some((p) => p.env.intersects(env) && (tryRelate(p.g, i)?.isIntersects() ?? false));
     }),
   };
-}
-
-/**
- * Why a query geometry is not valid (a self-intersecting ring …), or undefined. Query geometries are
- * checked up front so a bad one is a 400; a catalog geometry jsts cannot compare simply does not match.
- */
-export function validityProblem(g: Geometry): string | undefined {
-  const op = new IsValidOp(g);
-  if (op.isValid()) return undefined;
-  const error = op.getValidationError();
-  const at = error.getCoordinate() as { x: number; y: number } | null;
-  return `is not a valid geometry: ${error.getMessage()}${at ? ` at (${at.x}, ${at.y})` : ''}`;
 }
 
 /**

@@ -4,7 +4,7 @@ import type { Manifest } from '../resource.js';
 import { invalid, isObject, object, optionalString, show, string } from './check.js';
 
 export const NAME = /^[a-zA-Z0-9][a-zA-Z0-9\-_.]*$/;
-const KIND = /^[^/\s]+\/[^/\s]+$/;
+export const KIND = /^[^/\s]+\/[^/\s]+$/;
 const VERSION = /^v[0-9]+((alpha|beta)[0-9]+)?$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const KNOWN_TOP = new Set(['kind', 'version', 'metadata', 'spec', 'owner', 'status']);

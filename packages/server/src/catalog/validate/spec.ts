@@ -1,5 +1,6 @@
 // Validation of `spec` per resource type: storage pairs, maintainer, references, observable details.
-import { featureProblem, geometryProblem } from '../../geometry/geojson.js';
+import { featureProblem, geometryProblem, toGeometry } from '../../geometry/geojson.js';
+import { validityProblem } from '../../geometry/validity.js';
 import type { Kinds, ResourceType } from '../kinds.js';
 import { invalid, isObject, object, optionalString, show, string, stringArray, stringMap } from './check.js';
 import { NAME } from './common.js';
@@ -10,6 +11,7 @@ export type Exists = (kind: string, name: string) => boolean;
 /** Checks `spec` of a resource type; throws a 400 naming the field. */
 export function validateSpec(type: ResourceType, spec: Record<string, unknown>, kinds: Kinds, exists: Exists): void {
   validators[type](spec, kinds, exists);
+  coverageValidity(spec);
 }
 
 const validators: Record<ResourceType, (spec: Record<string, unknown>, kinds: Kinds, exists: Exists) => void> = {
@@ -60,6 +62,18 @@ const validators: Record<ResourceType, (spec: Record<string, unknown>, kinds: Ki
     throw invalid('spec.observable_class', `unknown observable class ${show(klass)}; expected ${kinds.staticCoverage} or ${kinds.staticGeometricCoverage}`);
   },
 };
+
+/**
+ * The catalog reads `spec.details.value` of any resource as a geometry where it is one (spatial index, OQS
+ * spatial filters); jsts cannot compare an invalid one (a self-intersecting ring …), so it is refused.
+ */
+function coverageValidity(spec: Record<string, unknown>): void {
+  if (!isObject(spec.details)) return;
+  const value = spec.details.value;
+  const g = toGeometry(value);
+  const problem = g && validityProblem(g);
+  if (problem) throw invalid(isObject(value) && value.type === 'Feature' ? 'spec.details.value.geometry' : 'spec.details.value', problem);
+}
 
 function contact(v: unknown, field: string, required: boolean): void {
   if (v === undefined || v === null) {

@@ -4,7 +4,7 @@ import { parseCql2Text } from '../cql2/text.js';
 import type { Expr } from '../cql2/ast.js';
 import { invalid } from '../errors.js';
 import { checkGeometry, toJsts, type GeoJsonGeometry } from '../geometry.js';
-import { validityProblem } from '../predicates.js';
+import { validityProblem } from '../../geometry/validity.js';
 import { parseBbox } from './bbox.js';
 import { parseDatetime } from './datetime.js';
 import { parseFields } from './fields.js';
