@@ -1,6 +1,7 @@
 // Body parsing: JSON (empty body = undefined), form bodies, and raw streams passed through for uploads.
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { isInteger, isSafeNumber, parse as parseLossless } from 'lossless-json';
 import { ApiError } from '../errors.js';
 import { MAX_JSON_DEPTH, deeperThan } from './json-depth.js';
 
@@ -19,15 +20,7 @@ const UNREAD_FORM: unique symbol = Symbol('unread form body');
 
 /** Installs the content-type parsers. */
 export function installBodyParsers(app: FastifyInstance): void {
-  const json = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
-    if (typeof body === 'string' && body.trim() === '') return done(null, undefined);
-    // every walk over the parsed value (validation, messages, LMDB's encoder) recurses
-    const deep = deeperThan(body as string, MAX_JSON_DEPTH);
-    if (deep >= 0) return done(new ApiError(400, 'BadRequest', `the JSON body nests deeper than ${MAX_JSON_DEPTH} arrays and objects (at character ${deep})`), undefined);
-    return json(req, body as string, (err, value) => (err ? done(invalidJson(body as string), undefined) : done(null, value)));
-  });
+  installJsonParser(app);
   // a form body is read only for a route that takes one; any other route gets it unread and refuses it
   // like any body it does not take (its own 415, whatever the size)
   app.addContentTypeParser('application/x-www-form-urlencoded', (req, payload, done) => {
@@ -37,6 +30,45 @@ export function installBodyParsers(app: FastifyInstance): void {
   });
   // uploads (application/octet-stream and anything else) reach the route as the request stream
   app.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
+}
+
+/**
+ * Parses application/json bodies (empty = undefined; nesting bounded; a 400 saying where the text is
+ * wrong). JSON.parse reads an integer beyond 2^53 as the nearest double, which is another integer: the
+ * top-level fields named in `exact` are read again without that rounding, such integers as bigints (only
+ * when the text has a run of 16 digits or more, as every such integer has). Called again in a scope, it
+ * replaces the parser there.
+ * @example
+ * installJsonParser(scope, ['vars']); // {"vars": {"id": 9007199254740993}} → vars.id === 9007199254740993n
+ */
+export function installJsonParser(app: FastifyInstance, exact: readonly string[] = []): void {
+  const json = app.getDefaultJsonParser('error', 'error');
+  if (app.hasContentTypeParser('application/json')) app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    const text = body as string;
+    if (text.trim() === '') return done(null, undefined);
+    // every walk over the parsed value (validation, messages, LMDB's encoder) recurses
+    const deep = deeperThan(text, MAX_JSON_DEPTH);
+    if (deep >= 0) return done(new ApiError(400, 'BadRequest', `the JSON body nests deeper than ${MAX_JSON_DEPTH} arrays and objects (at character ${deep})`), undefined);
+    return json(req, text, (err, value) => (err ? done(invalidJson(text), undefined) : done(null, exact.length > 0 ? exactly(value, text, exact) : value)));
+  });
+}
+
+// `value` (JSON.parse's reading of `text`, already checked) with its fields `names` read without rounding
+function exactly(value: unknown, text: string, names: readonly string[]): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || !LONG_DIGITS.test(text)) return value;
+  const own = value as Record<string, unknown>;
+  if (!names.some((n) => Object.hasOwn(own, n))) return value;
+  const lossless = parseLossless(text, undefined, exactNumber) as Record<string, unknown>;
+  for (const n of names) if (Object.hasOwn(own, n)) own[n] = lossless[n];
+  return own;
+}
+
+const LONG_DIGITS = /\d{16}/;
+
+// an integer a double cannot hold as a bigint, any other number as JSON.parse reads it
+function exactNumber(text: string): number | bigint {
+  return isInteger(text) && !isSafeNumber(text) ? BigInt(text) : Number(text);
 }
 
 // the body of a form route as URLSearchParams; a 413 past FORM_LIMIT (the rest is not read)

@@ -1,5 +1,6 @@
 // Tabular v2 over HTTP (`/api/table/v2/...`), wire-compatible with the Python and R clients.
 import type { FastifyInstance } from 'fastify';
+import { installJsonParser } from '../http/body.js';
 import type { AppContext } from '../http/context.js';
 import { rawRoutes } from './raw-routes.js';
 import { selectRoutes } from './select-routes.js';
@@ -18,6 +19,7 @@ export async function tabularV2Routes(app: FastifyInstance, ctx: AppContext): Pr
   const { txs, selectCursors: cursors } = ctx;
   await app.register(async (scope) => {
     installV2Errors(scope);
+    installJsonParser(scope, ['vars']); // bind variables: int64 values beyond 2^53 exactly
     tableRoutes(scope, ctx);
     selectRoutes(scope, ctx, { txs, cursors });
     txRoutes(scope, ctx, txs);
