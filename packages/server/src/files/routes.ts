@@ -14,26 +14,53 @@ import { parseRange } from './range.js';
 type FileReq = FastifyRequest<{ Params: { ds: string; name: string }; Querystring: { overwrite?: string } }>;
 const tags = ['raw files'];
 
+/**
+ * A raw file operation on file `name` of the request's dataset, as its route answers it. Exported for
+ * the tabular paths a file name may also take (`/schema`, `/stage/metadata`): on a raw dataset they
+ * are the file's, see tabular-v1/raw-paths.
+ */
+export type FileOp = (ctx: AppContext, req: FastifyRequest, reply: FastifyReply, name: string) => Promise<unknown>;
+
+/** The raw file operations by route: `:name` and `:name/metadata` under a dataset prefix. */
+export const fileOps = {
+  'GET :name': (ctx, req, reply, name) => download(ctx, req, reply, name),
+  'PATCH :name': (ctx, req, reply, name) => upload(ctx, req as FileReq, reply, name),
+  'DELETE :name': async (ctx, req, reply, name) => {
+    const ds = datasetWithClass(ctx, req, 'raw', 'deleting a file');
+    checkWrite(ctx, req, ds);
+    await ctx.files.delete(ds.metadata.uuid, fileName(name));
+    return reply.status(204).send();
+  },
+  'GET :name/metadata': async (ctx, req, _reply, name) => {
+    const ds = datasetWithClass(ctx, req, 'raw', 'reading file metadata');
+    return ctx.files.get(ds.metadata.uuid, fileName(name)).meta;
+  },
+  'PATCH :name/metadata': async (ctx, req, _reply, name) => {
+    const ds = datasetWithClass(ctx, req, 'raw', 'updating file metadata');
+    checkWrite(ctx, req, ds);
+    return ctx.files.update(ds.metadata.uuid, fileName(name), validateFilePatch(jsonBody(req), false));
+  },
+} as const satisfies Record<string, FileOp>;
+
 /** Registers the raw routes under both dataset reference forms. POST /data/{ref} and /list are shared with tabular (see data-routes). */
 export function fileRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const summaries: Record<keyof typeof fileOps, string> = {
+    'GET :name': 'Download file content (Range, ETag)',
+    'PATCH :name': 'Upload file content (streamed)',
+    'DELETE :name': 'Delete a file',
+    'GET :name/metadata': 'File metadata',
+    'PATCH :name/metadata': 'Update file metadata',
+  };
   for (const p of dataPrefixes(ctx)) {
-    app.patch(`${p}/:name`, { schema: { tags, summary: 'Upload file content (streamed)' } }, (req, reply) => upload(ctx, req as FileReq, reply));
-    app.get(`${p}/:name`, { schema: { tags, summary: 'Download file content (Range, ETag)' } }, (req, reply) => download(ctx, req as FileReq, reply));
-    app.get(`${p}/:name/metadata`, { schema: { tags, summary: 'File metadata' } }, async (req) => {
-      const ds = datasetWithClass(ctx, req, 'raw', 'reading file metadata');
-      return ctx.files.get(ds.metadata.uuid, fileName((req as FileReq).params.name)).meta;
-    });
-    app.patch(`${p}/:name/metadata`, { schema: { tags, summary: 'Update file metadata' } }, async (req) => {
-      const ds = datasetWithClass(ctx, req, 'raw', 'updating file metadata');
-      checkWrite(ctx, req, ds);
-      return ctx.files.update(ds.metadata.uuid, fileName((req as FileReq).params.name), validateFilePatch(jsonBody(req), false));
-    });
-    app.delete(`${p}/:name`, { schema: { tags, summary: 'Delete a file' } }, async (req, reply) => {
-      const ds = datasetWithClass(ctx, req, 'raw', 'deleting a file');
-      checkWrite(ctx, req, ds);
-      await ctx.files.delete(ds.metadata.uuid, fileName((req as FileReq).params.name));
-      return reply.status(204).send();
-    });
+    for (const [route, op] of Object.entries(fileOps)) {
+      const [method, path] = route.split(' ') as ['GET' | 'PATCH' | 'DELETE', string];
+      app.route({
+        method,
+        url: `${p}/${path}`,
+        schema: { tags, summary: summaries[route as keyof typeof fileOps] },
+        handler: (req, reply) => op(ctx, req, reply, (req as FileReq).params.name),
+      });
+    }
   }
 }
 
@@ -56,7 +83,7 @@ export async function listFiles(ctx: AppContext, req: FastifyRequest<{ Querystri
   return { results, next, num_results: results.length };
 }
 
-async function upload(ctx: AppContext, req: FileReq, reply: FastifyReply): Promise<unknown> {
+async function upload(ctx: AppContext, req: FileReq, reply: FastifyReply, name: string): Promise<unknown> {
   const ds = datasetWithClass(ctx, req, 'raw', 'uploading a file');
   checkWrite(ctx, req, ds);
   if (!(req.body instanceof Readable)) {
@@ -66,13 +93,13 @@ async function upload(ctx: AppContext, req: FileReq, reply: FastifyReply): Promi
   const declared = Number(req.headers['content-length'] ?? Number.NaN);
   if (declared > limit) throw new ApiError(413, 'PayloadTooLarge', `the upload of ${declared} bytes is larger than the limit of ${limit} bytes`);
   const overwrite = boolParam(req.query.overwrite, 'overwrite', false);
-  const meta = await ctx.files.upload(ds.metadata.uuid, fileName(req.params.name), abortable(req.body, writeSignal(req)), { overwrite, limit });
+  const meta = await ctx.files.upload(ds.metadata.uuid, fileName(name), abortable(req.body, writeSignal(req)), { overwrite, limit });
   return reply.send(meta);
 }
 
-async function download(ctx: AppContext, req: FileReq, reply: FastifyReply): Promise<unknown> {
+async function download(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, fileNamed: string): Promise<unknown> {
   const ds = datasetWithClass(ctx, req, 'raw', 'downloading a file');
-  const name = fileName(req.params.name);
+  const name = fileName(fileNamed);
   const rec = ctx.files.get(ds.metadata.uuid, name);
   const etag = `"${rec.meta.checksum ?? 'empty'}"`;
   reply.header('etag', etag).header('accept-ranges', 'bytes');

@@ -1,8 +1,9 @@
 // Reading rows for /list: engine filter (or row-by-row OQS) over one snapshot, stopping at a budget or
 // limit with the scan parked, so a continuation resumes exactly after the last row sent.
 import type { Table } from '@halocline/engine';
-import type { RecordBatch } from 'apache-arrow';
+import type { RecordBatch, Schema } from 'apache-arrow';
 import { compileOqs, type OqsNode } from '../oqs/index.js';
+import { rowFilter } from './row-filter.js';
 import { type JsonRow, rowConverter } from './rows.js';
 import { toEngineFilter } from './to-query.js';
 
@@ -33,10 +34,13 @@ export interface ListRequest {
   readonly maxBytes?: number;
 }
 
-/** Starts a listing of `table`; errors in the filter (unknown column, type mismatch) surface at the first read. */
-export function openList(table: Table, filter: OqsNode): ListScan {
-  const engine = toEngineFilter(filter);
-  const test = engine ? undefined : compileOqs(filter);
+/**
+ * Starts a listing of `table` (of `schema`). Errors in a filter the engine evaluates (unknown column,
+ * type mismatch) surface at the first read; in one tested row by row (see `rowFilter`), here.
+ */
+export function openList(table: Table, schema: Schema, filter: OqsNode): ListScan {
+  const engine = toEngineFilter(filter, schema);
+  const test = engine ? undefined : compileOqs(rowFilter(filter, schema));
   const cursor = engine && engine.query !== '' ? table.select(engine.query, { vars: engine.vars }) : table.select();
   return { batches: cursor.batches(), test, batch: null, convert: null, at: 0 };
 }

@@ -2,6 +2,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Table } from '@halocline/engine';
+import type { Schema } from 'apache-arrow';
 import { principalOf } from '../auth/authenticate.js';
 import { badRequest, conflict, forbidden, notFound } from '../errors.js';
 import { boolParam, intParam, jsonBody } from '../http/body.js';
@@ -10,6 +11,7 @@ import { checkWrite, dataPrefixes, datasetWithClass } from '../http/datasets.js'
 import { type OqsNode, parseOqs } from '../oqs/index.js';
 import { type ListItem, type ListScan, listRows, openList } from './list.js';
 import { toArrowSchema, toV1Schema } from './schema.js';
+import { fileOnRaw } from './raw-paths.js';
 import { validateRows } from './validate-rows.js';
 import { stageOf } from './transactions.js';
 
@@ -29,11 +31,14 @@ export function tabularRoutes(app: FastifyInstance, ctx: AppContext): void {
       await ctx.store.table(ds.metadata.uuid).create(schema);
       return { table_schema: toV1Schema(schema) };
     });
-    app.get(`${p}/schema`, { schema: { tags, summary: 'Read the table schema' } }, async (req) => {
+    // on a raw dataset, GET and DELETE /schema are those of a file named "schema"
+    const schemaFile = () => ['schema'];
+    app.get(`${p}/schema`, { schema: { tags, summary: 'Read the table schema (raw dataset: the file named "schema")' } }, fileOnRaw(ctx, schemaFile, async (req) => {
       const ds = datasetWithClass(ctx, req, 'tabular', 'reading a schema');
       return { table_schema: toV1Schema(await schemaOf(ctx.store.table(ds.metadata.uuid), ds.metadata.name)), partitioning: null };
-    });
-    app.delete<{ Querystring: { delete_data?: string } }>(`${p}/schema`, { schema: { tags, summary: 'Delete the schema (and data)' } }, async (req, reply) => {
+    }));
+    type DeleteReq = FastifyRequest<{ Querystring: { delete_data?: string } }>;
+    app.delete(`${p}/schema`, { schema: { tags, summary: 'Delete the schema (and data) (raw dataset: the file named "schema")' } }, fileOnRaw(ctx, schemaFile, async (req: DeleteReq, reply) => {
       const ds = datasetWithClass(ctx, req, 'tabular', 'deleting a schema');
       checkWrite(ctx, req, ds);
       const t = ctx.store.table(ds.metadata.uuid);
@@ -43,7 +48,7 @@ export function tabularRoutes(app: FastifyInstance, ctx: AppContext): void {
       }
       await t.drop();
       return reply.status(204).send();
-    });
+    }));
   }
 }
 
@@ -66,7 +71,7 @@ export async function insertRows(ctx: AppContext, req: FastifyRequest): Promise<
 export async function listTable(ctx: AppContext, req: FastifyRequest<{ Querystring: { limit?: string; cursor?: string } }>, reply: FastifyReply): Promise<unknown> {
   const ds = datasetWithClass(ctx, req, 'tabular', 'listing rows');
   const t = ctx.store.table(ds.metadata.uuid);
-  await schemaOf(t, ds.metadata.name);
+  const schema = await schemaOf(t, ds.metadata.name);
   const body = jsonBody(req);
   // clients send the OQS filter itself, or {"query": <OQS>}
   const wrapped = typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length === 1 && 'query' in body;
@@ -75,7 +80,7 @@ export async function listTable(ctx: AppContext, req: FastifyRequest<{ Querystri
   // a JSON answer is built in memory, so it holds at most JSON_PAGE rows unless a limit says otherwise
   const limit = intParam(req.query.limit, 'limit', ndjsonWanted ? Number.MAX_SAFE_INTEGER : JSON_PAGE, Number.MAX_SAFE_INTEGER);
   // last: a continuation takes its parked scan (and its snapshot) out of the leases
-  const scan = resumeList(ctx, req, t, filter);
+  const scan = resumeList(ctx, req, t, schema, filter);
   const park = (s: ListScan): string => ctx.listCursors.add(s, ds.metadata.uuid, principalOf(req).id);
   // a JSON answer is one string in memory: its rows are bounded by size too (V8 strings end near 512 MiB)
   const items = listRows(scan, { limit, budgetMs: ctx.config.listBudgetMs, park, ...(ndjsonWanted ? {} : { maxBytes: ctx.config.listJsonBytes }) });
@@ -108,9 +113,9 @@ function wantsNdjson(accept: string | undefined): boolean {
 }
 
 // the parked scan of a continuation cursor (the body's filter then is the one it started with), or a new one
-function resumeList(ctx: AppContext, req: FastifyRequest<{ Querystring: { cursor?: string } }>, t: Table, filter: OqsNode): ListScan {
+function resumeList(ctx: AppContext, req: FastifyRequest<{ Querystring: { cursor?: string } }>, t: Table, schema: Schema, filter: OqsNode): ListScan {
   const cursor = req.query.cursor;
-  if (cursor === undefined || cursor === '') return openList(t, filter);
+  if (cursor === undefined || cursor === '') return openList(t, schema, filter);
   const got = ctx.listCursors.get(cursor, t.name, principalOf(req).id);
   if (typeof got !== 'string') {
     ctx.listCursors.delete(cursor); // a continuation is used once; a repeated request would skip rows

@@ -1,5 +1,5 @@
 // Row conversion reads typed arrays directly; it must agree with Vector.get, nulls and slices included.
-import { Bool, DateDay, Float32, Float64, Int32, Int64, Table, TimestampMicrosecond, TimestampMillisecond, Uint8, Utf8, vectorFromArray } from 'apache-arrow';
+import { Bool, DateDay, Float16, Float32, Float64, Int32, Int64, Table, TimestampMicrosecond, TimestampMillisecond, TimestampNanosecond, TimestampSecond, Uint8, Utf8, makeData, makeVector, vectorFromArray } from 'apache-arrow';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { rowConverter } from './rows.js';
@@ -36,7 +36,7 @@ describe('rowConverter', () => {
             u8: i,
             i64: i === 3 ? (2n ** 60n).toString() : i - 5,
             ts: new Date(MS + i * 1000).toISOString(),
-            tus: new Date(MS + i).toISOString(),
+            tus: new Date(MS + i).toISOString().replace('Z', '000Z'),
             day: new Date(Date.UTC(2024, 0, 1 + i)).toISOString().slice(0, 10),
             ok: i % 3 === 0,
             s: `s${i}`,
@@ -45,6 +45,28 @@ describe('rowConverter', () => {
       }),
       { numRuns: 100 },
     );
+  });
+
+  it('writes timestamps[us] and [ns] with every digit of their unit, before 1970 too; [s] and [ms] as Date does', () => {
+    const us = [1714564800123456n, -1n, 0n, -1_000_001n, 2n ** 60n];
+    const ns = [1714564800123456789n, -1n, 1n, 2n ** 62n];
+    const col = (type: TimestampMicrosecond | TimestampNanosecond | TimestampSecond, values: bigint[]) =>
+      new Table({ t: makeVector(makeData({ type, length: values.length, data: BigInt64Array.from(values) })) }).batches[0]!;
+    const read = (b: ReturnType<typeof col>) => Array.from({ length: b.numRows }, (_, i) => rowConverter(b.schema)(b)(i).t);
+    expect(read(col(new TimestampMicrosecond('UTC'), us))).toEqual([
+      '2024-05-01T12:00:00.123456Z',
+      '1969-12-31T23:59:59.999999Z',
+      '1970-01-01T00:00:00.000000Z',
+      '1969-12-31T23:59:58.999999Z',
+      '+038504-08-17T21:30:06.846976Z',
+    ]);
+    expect(read(col(new TimestampNanosecond('UTC'), ns))).toEqual(['2024-05-01T12:00:00.123456789Z', '1969-12-31T23:59:59.999999999Z', '1970-01-01T00:00:00.000000001Z', '2116-02-20T23:53:38.427387904Z']);
+    expect(read(col(new TimestampSecond('UTC'), [1714564800n]))).toEqual(['2024-05-01T12:00:00.000Z']);
+  });
+
+  it('reads float16 as its value, not its bits', () => {
+    const batch = new Table({ h: vectorFromArray([1.5, null, -2], new Float16()) }).batches[0]!;
+    expect([0, 1, 2].map((i) => rowConverter(batch.schema)(batch)(i).h)).toEqual([1.5, null, -2]);
   });
 
   it('writes non-finite floats as strings', () => {

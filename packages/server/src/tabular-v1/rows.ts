@@ -1,4 +1,5 @@
-// Arrow batches → JSON-safe rows (int64 as a number when exact, else a string; times ISO; bytes base64).
+// Arrow batches → JSON-safe rows (int64 as a number when exact, else a string; times ISO in their unit's
+// precision; bytes base64).
 // Fixed-width columns are read from their typed arrays and validity bitmaps, not through Vector.get.
 import { type DataType, type RecordBatch, type Schema, TimeUnit, Type, type Vector } from 'apache-arrow';
 
@@ -18,6 +19,34 @@ export function rowConverter(schema: Schema): (batch: RecordBatch) => (i: number
       for (let c = 0; c < names.length; c++) out[names[c]!] = readers[c]!(i);
       return out;
     };
+  };
+}
+
+/**
+ * An instant stored in `unit` as ISO-8601 UTC text that holds it exactly: seconds and milliseconds
+ * as `Date.toISOString` writes them (`.000Z`), microseconds with 6 and nanoseconds with 9 digits.
+ * @example
+ * isoInstant(TimeUnit.MICROSECOND)(1714564800123456n) // '2024-05-01T12:00:00.123456Z'
+ */
+export function isoInstant(unit: TimeUnit): (v: bigint) => string {
+  if (unit === TimeUnit.SECOND) return (v) => new Date(Number(v) * 1000).toISOString();
+  if (unit === TimeUnit.MILLISECOND) return (v) => new Date(Number(v)).toISOString();
+  const [per, perBig, digits] = unit === TimeUnit.MICROSECOND ? [1e3, 1000n, 3] : [1e6, 1_000_000n, 6];
+  // the millisecond at or before the instant, and the units after it
+  const text = (ms: number, sub: number | bigint): string => `${new Date(ms).toISOString().slice(0, -1)}${String(sub).padStart(digits, '0')}Z`;
+  return (v) => {
+    if (v >= MIN && v <= MAX) {
+      const n = Number(v);
+      const ms = Math.floor(n / per);
+      return text(ms, n - ms * per);
+    }
+    let ms = v / perBig;
+    let sub = v % perBig;
+    if (sub < 0n) {
+      ms -= 1n;
+      sub += perBig;
+    }
+    return text(Number(ms), sub);
   };
 }
 
@@ -49,17 +78,16 @@ function fixedWidth(v: Vector): Reader | undefined {
   const valid = (i: number): boolean => bits === undefined || ((bits[(off + i) >> 3]! >> ((off + i) & 7)) & 1) === 1;
   const t = v.type;
   let read: Reader | undefined;
-  if (t.typeId === Type.Float) {
-    const vals = d.values as Float64Array | Float32Array;
+  if (t.typeId === Type.Float && (d.values instanceof Float64Array || d.values instanceof Float32Array)) {
+    const vals = d.values;
     read = (i) => float(vals[i]!);
   } else if (t.typeId === Type.Int) {
     const vals = d.values as ArrayLike<number | bigint>;
     read = vals instanceof BigInt64Array || vals instanceof BigUint64Array ? (i) => int64(vals[i] as bigint) : (i) => vals[i];
   } else if (t.typeId === Type.Timestamp && d.values instanceof BigInt64Array) {
     const vals = d.values;
-    const unit = (t as unknown as { unit: TimeUnit }).unit;
-    const perMs = unit === TimeUnit.SECOND ? 1e-3 : unit === TimeUnit.MILLISECOND ? 1 : unit === TimeUnit.MICROSECOND ? 1e3 : 1e6;
-    read = (i) => new Date(Math.floor(Number(vals[i]!) / perMs)).toISOString();
+    const iso = isoInstant((t as unknown as { unit: TimeUnit }).unit);
+    read = (i) => iso(vals[i]!);
   } else if (t.typeId === Type.Date && d.values instanceof Int32Array && (t as unknown as { unit: number }).unit === 0) {
     const vals = d.values;
     read = (i) => new Date(vals[i]! * DAY_MS).toISOString().slice(0, 10);
@@ -78,7 +106,7 @@ function slow(t: DataType): (v: unknown) => unknown {
       return (v) => (typeof v === 'bigint' ? int64(v) : v);
     case Type.Float:
       return (v) => float(v as number);
-    case Type.Timestamp:
+    case Type.Timestamp: // milliseconds only (Vector.get); a batch's timestamps are one BigInt64Array chunk, read exactly by fixedWidth
       return (v) => new Date(Math.floor(v as number)).toISOString();
     case Type.Date:
       return (v) => new Date(v as number).toISOString().slice(0, 10);

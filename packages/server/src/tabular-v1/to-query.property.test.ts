@@ -1,6 +1,6 @@
 // The engine translation of OQS selects exactly the rows the row-by-row OQS evaluation selects.
 import { openStore, type Store } from '@halocline/engine';
-import { Field, Float64, Int32, Schema, Utf8 } from 'apache-arrow';
+import { Field, Float64, Int32, Int64, Schema, Uint64, Utf8 } from 'apache-arrow';
 import fc from 'fast-check';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -50,6 +50,17 @@ describe('toEngineFilter', () => {
     expect(toEngineFilter(parseOqs({ '#EQUALS': ['$a.b', 1] }))).toBeUndefined();
   });
 
+  it('binds decimal strings compared with int64/uint64 columns as exact bigints, and refuses JSON numbers beyond 2^53 there', () => {
+    const wide = new Schema([new Field('id', new Int64(), true), new Field('u', new Uint64(), true), new Field('c', new Utf8(), true)]);
+    expect(toEngineFilter(parseOqs({ '#EQUALS': ['$id', '9007199254740993'] }), wide)?.vars).toEqual({ v0: 9007199254740993n });
+    expect(toEngineFilter(parseOqs({ '#WITHIN': ['$u', ['18446744073709551615', 3]] }), wide)?.vars).toEqual({ v0: 18446744073709551615n, v1: 3 });
+    // other columns, and no schema, keep strings as strings
+    expect(toEngineFilter(parseOqs({ '#EQUALS': ['$c', '12'] }), wide)?.vars).toEqual({ v0: '12' });
+    expect(toEngineFilter(parseOqs({ '#EQUALS': ['$id', '12'] }))?.vars).toEqual({ v0: '12' });
+    expect(() => toEngineFilter(parseOqs({ '#LESS_THAN': [2 ** 60, '$id'] }), wide)).toThrow(/column 'id'.*beyond 2\^53/);
+    expect(() => toEngineFilter(parseOqs({ '#EQUALS': ['$id', '1e3'] }), wide)).toThrow(/column 'id': expected an integer/);
+  });
+
   it('selects the same rows as the row-by-row evaluation', async () => {
     await fc.assert(
       fc.asyncProperty(filter, async (f) => {
@@ -59,7 +70,8 @@ describe('toEngineFilter', () => {
         const park = (): string => {
           throw new Error('nothing to park: no limit');
         };
-        for await (const item of listRows(openList(store.table('t'), node), { limit: 1e9, budgetMs: 1e9, park })) if ('rows' in item) got.push(...item.rows);
+        const schema = (await store.table('t').schema())!;
+        for await (const item of listRows(openList(store.table('t'), schema, node), { limit: 1e9, budgetMs: 1e9, park })) if ('rows' in item) got.push(...item.rows);
         expect(got).toEqual(rows.filter(compileOqs(node)));
       }),
       { numRuns: 200 },

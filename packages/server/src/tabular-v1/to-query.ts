@@ -1,5 +1,7 @@
 // OQS on rows → the engine's query language with bind variables, when every operator has a counterpart.
+import type { Schema } from 'apache-arrow';
 import type { OqsNode, Operand } from '../oqs/index.js';
+import { int64FilterValue, isInt64 } from './validate-rows.js';
 
 /** An engine filter: query text and its `$vN` bind variables. */
 export interface EngineFilter {
@@ -14,30 +16,39 @@ const FLIP = { eq: 'eq', gt: 'lt', gte: 'lte', lt: 'gt', lte: 'gte' } as const;
  * The engine filter for an OQS filter over columns (`$depth`), or undefined when some part
  * (geometry operators, nested paths, match-by-example) must be evaluated row by row instead.
  * `{kind: 'all'}` gives the empty query. A comparison with a null column is false (not unknown), as in
- * the row-by-row evaluation, so `#NEGATE` selects the same rows either way.
+ * the row-by-row evaluation, so `#NEGATE` selects the same rows either way. With the table's
+ * `schema`, a value compared with an int64/uint64 column may be a decimal string (as `list` writes
+ * values beyond 2^53) and is bound exactly as a bigint; a JSON number beyond 2^53 there is a 400.
  * @example
  * toEngineFilter(parseOqs({ '#GREATER_THAN': ['$depth', 100] })) // { query: '`depth` is not null and `depth` > $v0', vars: { v0: 100 } }
  */
-export function toEngineFilter(n: OqsNode): EngineFilter | undefined {
+export function toEngineFilter(n: OqsNode, schema?: Schema): EngineFilter | undefined {
   const vars: Record<string, unknown> = {};
-  const q = emit(n, vars);
+  const wide = new Set(schema?.fields.filter(isInt64).map((f) => f.name));
+  const q = emit(n, { vars, wide });
   return q === undefined ? undefined : { query: q, vars };
 }
 
-function emit(n: OqsNode, vars: Record<string, unknown>): string | undefined {
+/** What emitting collects: the bind variables, and the int64/uint64 columns (whose values may be decimal strings). */
+interface Emit {
+  readonly vars: Record<string, unknown>;
+  readonly wide: ReadonlySet<string>;
+}
+
+function emit(n: OqsNode, e: Emit): string | undefined {
   switch (n.kind) {
     case 'all':
       return '';
     case 'and':
     case 'or': {
-      const parts = n.items.map((i) => emit(i, vars));
+      const parts = n.items.map((i) => emit(i, e));
       if (parts.some((p) => p === undefined)) return undefined;
       const nonEmpty = parts.filter((p) => p !== '');
       if (nonEmpty.length === 0) return '';
       return nonEmpty.map((p) => `(${p})`).join(` ${n.kind} `);
     }
     case 'not': {
-      const inner = emit(n.item, vars);
+      const inner = emit(n.item, e);
       return inner === undefined ? undefined : inner === '' ? '1 == 0' : `not (${inner})`;
     }
     case 'compare': {
@@ -50,7 +61,7 @@ function emit(n: OqsNode, vars: Record<string, unknown>): string | undefined {
       const l = column(left);
       if (l === undefined) return undefined;
       if (right.kind === 'literal' && right.value === null) return op === 'eq' ? `${l} is null` : undefined;
-      const r = right.kind === 'path' ? column(right) : bind(right.value, vars);
+      const r = right.kind === 'path' ? column(right) : bind(right.value, e, left);
       if (r === undefined) return undefined;
       const nulls = right.kind === 'path' ? `${l} is not null and ${r} is not null` : `${l} is not null`;
       return `${nulls} and ${l} ${OPS[op]} ${r}`;
@@ -58,7 +69,8 @@ function emit(n: OqsNode, vars: Record<string, unknown>): string | undefined {
     case 'in': {
       const c = column(n.value);
       if (c === undefined || n.list.kind !== 'literal' || !Array.isArray(n.list.value) || n.list.value.length === 0) return undefined;
-      const items = n.list.value.map((v) => bind(v, vars));
+      const value = n.value;
+      const items = n.list.value.map((v) => bind(v, e, value));
       return items.some((i) => i === undefined) ? undefined : `${c} is not null and ${c} in (${items.join(', ')})`;
     }
     case 'null':
@@ -78,10 +90,14 @@ function column(op: Operand): string | undefined {
   return name.includes('`') ? undefined : `\`${name}\``;
 }
 
-function bind(v: unknown, vars: Record<string, unknown>): string | undefined {
+// `v` as a bind variable for a comparison with column `against`: exactly, as a bigint, for a decimal
+// string against an int64/uint64 column
+function bind(v: unknown, e: Emit, against: Operand): string | undefined {
   if (typeof v !== 'number' && typeof v !== 'string' && typeof v !== 'boolean') return undefined;
   if (typeof v === 'number' && !Number.isFinite(v)) return undefined;
-  const name = `v${Object.keys(vars).length}`;
-  vars[name] = v;
+  const wide = against.kind === 'path' && against.path.length === 1 && e.wide.has(against.path[0]!);
+  const value = wide ? int64FilterValue(v, against.path[0]!) : v;
+  const name = `v${Object.keys(e.vars).length}`;
+  e.vars[name] = value;
   return `$${name}`;
 }

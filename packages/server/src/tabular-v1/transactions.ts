@@ -1,12 +1,15 @@
 // Tabular v1 writes through engine transactions: POST /data/{ref}/delete, PATCH /data/{ref}, /stage.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { batchToRows, type Table, type Transaction } from '@halocline/engine';
+import type { Table, Transaction } from '@halocline/engine';
+import type { Schema } from 'apache-arrow';
 import { principalOf } from '../auth/authenticate.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
 import { boolParam, jsonBody } from '../http/body.js';
 import type { AppContext } from '../http/context.js';
 import { checkWrite, dataPrefixes, datasetWithClass } from '../http/datasets.js';
 import { parseOqs } from '../oqs/index.js';
+import { rowPatcher } from './patch.js';
+import { fileOnRaw } from './raw-paths.js';
 import { toEngineFilter } from './to-query.js';
 import { jsonValueReader } from './validate-rows.js';
 
@@ -27,25 +30,26 @@ export function transactionRoutes(app: FastifyInstance, ctx: AppContext): void {
   for (const p of dataPrefixes(ctx)) {
     app.post(`${p}/delete`, { schema: { tags, summary: 'Delete rows matching an OQS filter' } }, async (req) => {
       const { t } = writable(req, 'deleting rows');
-      const f = engineFilter(jsonBody(req));
+      const f = engineFilter(jsonBody(req), await t.schema());
       return { num_rows: await inTransaction(t, (tx) => tx.delete(f.query, { vars: f.vars })) };
     });
     app.patch(`${p}`, { schema: { tags, summary: 'Update rows: {update_filters, data}' } }, async (req) => {
-      const { t } = writable(req, 'updating rows');
+      const { ds, t } = writable(req, 'updating rows');
       const body = jsonBody(req) as { update_filters?: unknown; data?: unknown } | undefined;
-      const f = engineFilter(body?.update_filters);
+      const schema = await t.schema();
+      if (!schema) throw notFound(`dataset ${ds.metadata.name} has no table schema yet (POST /data/{ref}/schema creates it)`);
+      const f = engineFilter(body?.update_filters, schema);
       const given = body?.data;
       if (typeof given !== 'object' || given === null || Array.isArray(given)) throw badRequest('data: expected an object of column to new value');
-      const schema = await t.schema();
-      const patch = schema ? jsonValueReader(schema)(given as Record<string, unknown>, 'data') : given;
+      const next = rowPatcher(schema, jsonValueReader(schema)(given as Record<string, unknown>, 'data'), t.name);
       return {
         num_rows: await inTransaction(t, async (tx) => {
-          // matches are computed first (replace); each batch of them is re-inserted with the new
-          // values as it comes, so only one batch of rows is held as JS objects at a time
+          // matches are computed first (replace); each batch of them is re-inserted as it comes, its
+          // patched columns replaced and the others carried over as stored
           let n = 0;
           for await (const batch of tx.replaceBatches(f.query, { vars: f.vars })) {
             if (batch.numRows === 0) continue;
-            await tx.insert(batchToRows(batch).map((old) => ({ ...old, ...patch })));
+            await tx.insert(next(batch));
             n += batch.numRows;
           }
           return n;
@@ -73,19 +77,22 @@ export function transactionRoutes(app: FastifyInstance, ctx: AppContext): void {
       }
       throw badRequest('action: expected "create" or "commit"');
     });
-    app.get<{ Params: { id: string } }>(`${p}/stage/:id`, { schema: { tags, summary: 'A stage' } }, async (req) => {
+    // on a raw dataset, /stage/metadata is the metadata of a file named "stage"
+    type StageReq = FastifyRequest<{ Params: { id: string }; Querystring: { force_delete?: string } }>;
+    const stageFile = (req: StageReq) => ['stage', req.params.id];
+    app.get(`${p}/stage/:id`, { schema: { tags, summary: 'A stage' } }, fileOnRaw(ctx, stageFile, async (req) => {
       const ds = datasetWithClass(ctx, req, 'tabular', 'reading a stage');
       const s = stageOf(ctx, req, req.params.id, ds.metadata.uuid);
       return { stage_id: req.params.id, status: 'active', created_time: s.created };
-    });
-    app.delete<{ Params: { id: string }; Querystring: { force_delete?: string } }>(`${p}/stage/:id`, { schema: { tags, summary: 'Roll a stage back' } }, async (req, reply) => {
+    }));
+    app.delete(`${p}/stage/:id`, { schema: { tags, summary: 'Roll a stage back' } }, fileOnRaw(ctx, stageFile, async (req, reply) => {
       const { ds } = writable(req, 'deleting a stage');
       boolParam(req.query.force_delete, 'force_delete', false);
       const s = stageOf(ctx, req, req.params.id, ds.metadata.uuid);
       ctx.stages.delete(req.params.id);
       await s.tx.rollback();
       return reply.status(204).send();
-    });
+    }));
   }
 }
 
@@ -111,8 +118,8 @@ async function inTransaction<T>(t: Table, work: (tx: Transaction) => Promise<T>)
   }
 }
 
-function engineFilter(body: unknown): { query: string; vars: Record<string, unknown> } {
-  const f = toEngineFilter(parseOqs(body));
+function engineFilter(body: unknown, schema: Schema | undefined): { query: string; vars: Record<string, unknown> } {
+  const f = toEngineFilter(parseOqs(body), schema);
   if (!f) throw badRequest('this filter cannot be evaluated by the engine (geometry operators, nested paths or match-by-example); use comparisons on columns');
   return f.query === '' ? { query: '1 == 1', vars: {} } : f;
 }

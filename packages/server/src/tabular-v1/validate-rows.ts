@@ -1,14 +1,16 @@
 // Checks an insert's rows beyond what the engine checks: shape, unknown columns, geometry WKT; reads the
-// JSON forms of values JSON has no type for (bytes as base64, int64 beyond 2^53 as decimal strings).
+// JSON forms of values JSON has no type for (bytes as base64, int64 beyond 2^53 as decimal strings,
+// non-finite floats as "NaN", "Infinity", "-Infinity").
 import { DataType, type Field, type Schema } from 'apache-arrow';
 import { badRequest } from '../errors.js';
 import { fromWkt } from '../geometry/jsts.js';
 
 /**
  * The rows of `{data: [...]}` as objects; 400 naming the row and column for a non-object row, an
- * unknown column or a geometry that is not WKT. Values in the forms `list` answers are read back:
- * base64 text in a binary column, a decimal string in an int64/uint64 column. Types and
- * nullability are the engine's insert check.
+ * unknown column, a geometry that is not WKT, or a JSON number beyond 2^53 in an int64/uint64
+ * column (JSON.parse already rounded it). Values in the forms `list` answers are read back: base64
+ * text in a binary column, a decimal string in an int64/uint64 column, "NaN", "Infinity" and
+ * "-Infinity" in a float column. Types and nullability are the engine's insert check.
  */
 export function validateRows(data: unknown, schema: Schema, max: number): Record<string, unknown>[] {
   if (!Array.isArray(data)) throw badRequest('data: expected {"data": [ {<column>: <value>}, … ]}');
@@ -38,12 +40,15 @@ export function validateRows(data: unknown, schema: Schema, max: number): Record
 
 /**
  * A function giving `row` with its JSON-encoded values decoded (base64 → bytes, decimal strings →
- * bigint) for the columns of `schema` that need it; other rows come back as they are.
+ * bigint, "NaN"/"Infinity"/"-Infinity" → number) for the columns of `schema` that need it; other
+ * rows come back as they are. 400 (`where`, column) for an int64/uint64 value given as a JSON
+ * number that is an integer beyond 2^53, which JSON.parse has already rounded.
  */
 export function jsonValueReader(schema: Schema): (row: Record<string, unknown>, where: string) => Record<string, unknown> {
   const binary = schema.fields.filter((f) => DataType.isBinary(f.type) || DataType.isLargeBinary(f.type)).map((f) => f.name);
   const wide = schema.fields.filter(isInt64).map((f) => f.name);
-  if (binary.length === 0 && wide.length === 0) return (row) => row;
+  const floats = schema.fields.filter((f) => DataType.isFloat(f.type)).map((f) => f.name);
+  if (binary.length === 0 && wide.length === 0 && floats.length === 0) return (row) => row;
   return (row, where) => {
     let out = row;
     const set = (k: string, v: unknown) => {
@@ -59,13 +64,45 @@ export function jsonValueReader(schema: Schema): (row: Record<string, unknown>, 
     for (const c of wide) {
       const v = row[c];
       if (typeof v === 'string' && /^-?[0-9]{1,20}$/.test(v)) set(c, BigInt(v));
+      else if (typeof v === 'number') checkSafeInteger(v, `${where}, column "${c}"`);
+    }
+    for (const c of floats) {
+      const v = row[c];
+      if (typeof v === 'string' && Object.hasOwn(NON_FINITE, v)) set(c, NON_FINITE[v]);
     }
     return out;
   };
 }
 
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+/**
+ * 400 for an integral JSON number beyond ±2^53 given for an int64/uint64 column (`where` names the
+ * place): JSON.parse has rounded it already, so storing or comparing it would use a neighbour.
+ */
+export function checkSafeInteger(v: number, where: string, code = 'InvalidData'): void {
+  if (Number.isInteger(v) && !Number.isSafeInteger(v)) {
+    throw badRequest(`${where}: the JSON number ${v} is beyond 2^53, where JSON numbers lose digits (it may not be what was sent); send 64-bit integers as decimal strings such as "9007199254740993"`, code);
+  }
+}
 
-function isInt64(f: Field): boolean {
+/**
+ * A filter value compared with int64/uint64 column `column`: a decimal string (as `list` writes values
+ * beyond 2^53) as the exact bigint, other values as they are; 400 for an integral JSON number beyond
+ * 2^53 or a string that is not a decimal integer.
+ */
+export function int64FilterValue(v: unknown, column: string): unknown {
+  const where = `filter value for column '${column}'`;
+  if (typeof v === 'number') checkSafeInteger(v, where, 'QueryType');
+  if (typeof v !== 'string') return v;
+  if (!/^-?[0-9]{1,20}$/.test(v)) throw badRequest(`${where}: expected an integer (a number, or a decimal string beyond 2^53), got ${JSON.stringify(v).slice(0, 60)}`, 'QueryType');
+  return BigInt(v);
+}
+
+/** Whether `f` is an int64 or uint64 column, whose values `list` writes as decimal strings beyond 2^53. */
+export function isInt64(f: Field): boolean {
   return DataType.isInt(f.type) && f.type.bitWidth === 64;
 }
+
+/** The strings `list` writes for the floats JSON has no number for. */
+const NON_FINITE: Readonly<Record<string, number>> = { NaN: Number.NaN, Infinity: Number.POSITIVE_INFINITY, '-Infinity': Number.NEGATIVE_INFINITY };
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;

@@ -1,0 +1,139 @@
+// An OQS filter the engine cannot evaluate (geometry operators, match-by-example, nested paths),
+// checked against the table's columns and with its literals in the form `list` writes the column's
+// values, so the row-by-row test over JSON rows compares like with like.
+import { DataType, type Field, type Schema, TimeUnit } from 'apache-arrow';
+import { badRequest } from '../errors.js';
+import type { OqsNode, Operand } from '../oqs/index.js';
+import { isoInstant } from './rows.js';
+import { int64FilterValue, isInt64 } from './validate-rows.js';
+
+type CompareNode = Extract<OqsNode, { kind: 'compare' }>;
+type CompareOp = CompareNode['op'];
+
+/**
+ * `n` for the row-by-row test of a table of `schema`: 400 for a path naming no column, a spatial
+ * operator on a column that holds no WKT geometry, or a JSON number beyond 2^53 compared with an
+ * int64/uint64 column. Literals compared with a column are rewritten: a decimal string for an int64
+ * column into the number or string `list` writes; an ISO-8601 string for a timestamp column into the
+ * column's text (`rows.ts`), which orders as the instants do, an instant between two of the unit's
+ * becoming the comparison with the one before it.
+ * @example
+ * rowFilter(parseOqs({ '#GREATER_THAN_OR_EQUALS': ['$time', '2024-01-01T00:00:48Z'] }), schema)
+ * // time >= '2024-01-01T00:00:48.000Z' for a timestamp[ms] column
+ */
+export function rowFilter(n: OqsNode, schema: Schema): OqsNode {
+  const fields = new Map(schema.fields.map((f) => [f.name, f]));
+  // the column a path starts with (400 when none)
+  const column = (path: readonly string[], text: string): Field => {
+    const f = fields.get(path[0]!);
+    if (!f) throw badRequest(`filter: unknown column '${path[0]}' in ${text}; the table's columns are ${[...fields.keys()].join(', ')}`, 'QueryType');
+    return f;
+  };
+  // the column an operand is (undefined for a literal or a nested path)
+  const field = (op: Operand): Field | undefined => {
+    if (op.kind !== 'path') return undefined;
+    const f = column(op.path, op.text);
+    return op.path.length === 1 ? f : undefined;
+  };
+  const rec = (x: OqsNode): OqsNode => {
+    switch (x.kind) {
+      case 'all':
+        return x;
+      case 'and':
+      case 'or':
+        return { kind: x.kind, items: x.items.map(rec) };
+      case 'not':
+        return { kind: 'not', item: rec(x.item) };
+      case 'compare':
+        return compare(x, field);
+      case 'in': {
+        const f = field(x.value);
+        if (!f || x.list.kind !== 'literal' || !Array.isArray(x.list.value)) return x;
+        return { ...x, list: { kind: 'literal', value: x.list.value.map((v) => equalTo(v, f)) } };
+      }
+      case 'null':
+      case 'nonNull':
+        field(x.value);
+        return x;
+      case 'spatial':
+        for (const side of [x.left, x.right]) if (side.kind === 'path') checkGeometry(column(side.path, side.text));
+        return x;
+      case 'match':
+        for (const k of Object.keys(x.example)) column([k], `match-by-example key "${k}"`);
+        return x;
+    }
+  };
+  return rec(n);
+}
+
+const FLIP: Readonly<Record<CompareOp, CompareOp>> = { eq: 'eq', gt: 'lt', gte: 'lte', lt: 'gt', lte: 'gte' };
+
+// a column compared with a literal, the column on the left and the literal in the column's form
+function compare(n: CompareNode, field: (op: Operand) => Field | undefined): CompareNode {
+  const [l, r] = [field(n.left), field(n.right)];
+  if (l === undefined && r === undefined) return n;
+  if (l !== undefined && r !== undefined) return n;
+  const [path, lit, op] = l !== undefined ? [n.left, n.right, n.op] : [n.right, n.left, FLIP[n.op]];
+  if (lit.kind !== 'literal') return n;
+  const f = (l ?? r)!;
+  if (isInt64(f)) return { kind: 'compare', op, left: path, right: { kind: 'literal', value: wideValue(lit.value, f) } };
+  const t = instant(lit.value, f);
+  if (t === undefined) return n;
+  if (t.exact || op === 'eq') return { kind: 'compare', op, left: path, right: { kind: 'literal', value: t.exact ? t.text : lit.value } };
+  // the stored instants are whole units: above x is above the unit before x, at or below x at or below it
+  return { kind: 'compare', op: op === 'gt' || op === 'gte' ? 'gt' : 'lte', left: path, right: { kind: 'literal', value: t.text } };
+}
+
+// a literal tested for equality with column `f` (`#EQUALS`, `#WITHIN`), in the column's form
+function equalTo(v: unknown, f: Field): unknown {
+  if (isInt64(f)) return wideValue(v, f);
+  const t = instant(v, f);
+  return t?.exact ? t.text : v;
+}
+
+// an int64/uint64 literal as `list` writes the column's values: a number when exact, else a decimal string
+function wideValue(v: unknown, f: Field): unknown {
+  const b = int64FilterValue(v, f.name);
+  if (typeof b !== 'bigint') return b;
+  return b >= MIN && b <= MAX ? Number(b) : b.toString();
+}
+
+const MIN = BigInt(Number.MIN_SAFE_INTEGER);
+const MAX = BigInt(Number.MAX_SAFE_INTEGER);
+
+function checkGeometry(f: Field): void {
+  if (DataType.isUtf8(f.type) || DataType.isLargeUtf8(f.type)) return;
+  const why = f.metadata.get('class') === 'geometry' ? 'holds WKB (binary) geometry, which v1 filters cannot read' : `is ${String(f.type).toLowerCase()}, not a geometry column`;
+  throw badRequest(`filter: column '${f.name}' ${why}; spatial operators need a geometry (WKT) column`, 'QueryType');
+}
+
+const NS_PER: Readonly<Record<TimeUnit, bigint>> = { [TimeUnit.SECOND]: 1_000_000_000n, [TimeUnit.MILLISECOND]: 1_000_000n, [TimeUnit.MICROSECOND]: 1000n, [TimeUnit.NANOSECOND]: 1n };
+
+// an ISO-8601 literal for timestamp column `f`: the column's text of the instant, or (not exact) of
+// the unit before it; undefined for other values and columns
+function instant(v: unknown, f: Field): { text: string; exact: boolean } | undefined {
+  if (typeof v !== 'string' || !DataType.isTimestamp(f.type)) return undefined;
+  const ns = parseIsoNs(v);
+  if (ns === undefined) return undefined;
+  const unit = f.type.unit;
+  const per = NS_PER[unit];
+  let q = ns / per;
+  if (ns % per < 0n) q -= 1n;
+  return { text: isoInstant(unit)(q), exact: q * per === ns };
+}
+
+const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:Z|([+-])(\d{2})(?::?(\d{2}))?)?)?$/;
+
+// nanoseconds since the epoch of `YYYY-MM-DD[THH:MM[:SS[.fraction]][Z|±HH[:MM]]]` (UTC without an offset), or undefined
+function parseIsoNs(s: string): bigint | undefined {
+  const m = ISO.exec(s);
+  if (!m) return undefined;
+  const [y, mo, d, h = 0, mi = 0, sec = 0] = m.slice(1, 7).map((x) => (x === undefined ? undefined : Number(x))) as number[];
+  const date = new Date(0);
+  date.setUTCFullYear(y!, mo! - 1, d);
+  date.setUTCHours(h, mi, sec);
+  if (date.getUTCMonth() !== mo! - 1 || date.getUTCDate() !== d || date.getUTCHours() !== h || date.getUTCMinutes() !== mi || date.getUTCSeconds() !== sec) return undefined;
+  const offsetMin = m[8] === undefined ? 0 : (m[8] === '-' ? -1 : 1) * (Number(m[9]) * 60 + Number(m[10] ?? 0));
+  const fraction = BigInt((m[7] ?? '').padEnd(9, '0'));
+  return BigInt(date.getTime() - offsetMin * 60_000) * 1_000_000n + fraction;
+}
