@@ -40,6 +40,7 @@ export function openApiDocument(base: string, title: string): Json {
       [`${p}/queryables`]: { get: { summary: 'Properties a filter or sortby may name', responses: ok('application/schema+json', 'JSON Schema') } },
       [`${p}/collections`]: { get: { summary: 'Data collections', parameters: PAGING, responses: ok('application/json', '{collections, links}') } },
       [`${p}/collections/{collectionId}`]: { get: { summary: 'One collection by UUID, name or title', parameters: [path('collectionId', 'UUID, name or title')], responses: found('application/json', 'STAC collection') } },
+      [`${p}/collections/{collectionId}/queryables`]: { get: { summary: 'Properties a filter or sortby on the collection\'s items may name', parameters: [path('collectionId', 'UUID, name or title')], responses: found('application/schema+json', 'JSON Schema') } },
       [`${p}/collections/{collectionId}/items`]: { get: { summary: 'Items of a collection', parameters: [path('collectionId', 'UUID, name or title'), ...SEARCH], responses: found('application/geo+json', 'Item collection') } },
       [`${p}/collections/{collectionId}/items/{itemId}`]: { get: { summary: 'One item of a collection', parameters: [path('collectionId', 'UUID, name or title'), path('itemId', 'Dataset UUID')], responses: found('application/geo+json', 'STAC item') } },
       [`${p}/items/{itemId}`]: { get: { summary: 'One item', parameters: [path('itemId', 'Dataset UUID')], responses: found('application/geo+json', 'STAC item') } },

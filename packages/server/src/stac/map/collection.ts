@@ -43,6 +43,7 @@ export function collectionOf(index: CatalogIndex, entry: CollectionEntry, urls: 
     { rel: 'root', href: urls.stac, type: 'application/json' },
     { rel: 'parent', href: urls.stac, type: 'application/json' },
     { rel: 'items', href: `${self}/items`, type: 'application/geo+json' },
+    { rel: 'http://www.opengis.net/def/rel/ogc/1.0/queryables', href: `${self}/queryables`, type: 'application/schema+json' },
   ];
   const licenseHref = url(license?.href);
   if (licenseHref) links.push({ rel: 'license', href: licenseHref, ...(licenseName ? { title: licenseName } : {}) });

@@ -106,6 +106,18 @@ describe('GET /collections/{id}', () => {
   });
 });
 
+describe('GET /collections/{id}/queryables', () => {
+  it('is the items\' JSON Schema under the collection\'s URL, linked from the collection; 404 for an unknown one', async () => {
+    const r = await get(t.app, '/api/stac/collections/collection-0/queryables');
+    expect(r.status).toBe(200);
+    expect(r.type).toMatch(/^application\/schema\+json/);
+    expect(r.body.$id).toBe(`https://stac.test/api/stac/collections/${C0}/queryables`);
+    expect(r.body.properties).toEqual((await get(t.app, '/api/stac/queryables')).body.properties);
+    expect(rels(await get(t.app, `/api/stac/collections/${C0}`, 'collection'))['http://www.opengis.net/def/rel/ogc/1.0/queryables']).toBe(r.body.$id);
+    expectError(await get(t.app, '/api/stac/collections/nope/queryables'), 404);
+  });
+});
+
 describe('items', () => {
   it('lists a collection\'s items with self links under the collection', async () => {
     const r = await get(t.app, `/api/stac/collections/${C0}/items`, 'itemCollection');

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { StacError, invalid } from '../errors.js';
 import type { CollectionEntry } from '../index/catalog-index.js';
 import { collectionOf } from '../map/collection.js';
+import { queryablesSchema } from '../cql2/queryables.js';
 import type { Link } from '../map/item.js';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../search/request.js';
 import { PageBudget } from '../../page-budget.js';
@@ -38,6 +39,12 @@ export function collectionRoutes(app: FastifyInstance, ctx: StacContext): void {
     return `{"collections":[${texts.join(',')}],"links":${JSON.stringify(links)},"numberMatched":${all.length},"numberReturned":${texts.length}}`;
   });
   app.get<{ Params: { id: string } }>('/collections/:id', async (req) => collectionOf(ctx.index, findCollection(ctx, req.params.id), ctx.urls(req)));
+  // OGC API Features part 3 (features-filter): each collection's queryables; every item has the same ones
+  app.get<{ Params: { id: string } }>('/collections/:id/queryables', async (req, reply) => {
+    const c = findCollection(ctx, req.params.id);
+    reply.type('application/schema+json');
+    return queryablesSchema(`${ctx.urls(req).stac}/collections/${encodeURIComponent(c.uuid)}/queryables`);
+  });
 }
 
 /**
