@@ -1,5 +1,5 @@
 // Final aggregates from the wire's partials: the engine's `aggregate` shape, computed on the client.
-import type { AggregateOptions } from '@halocline/engine';
+import { type AggregateOptions, checkFinalNames } from '@halocline/engine';
 import { Float64, type Schema, Table as ArrowTable, type Vector, vectorFromArray } from 'apache-arrow';
 
 const PARTS = ['_sum', '_count', '_min', '_max'];
@@ -11,6 +11,7 @@ const PARTS = ['_sum', '_count', '_min', '_max'];
 export function finalFromPartials(partials: ArrowTable, groupBy: string, options: AggregateOptions, schema: Schema): ArrowTable {
   const names = partials.schema.fields.map((f) => f.name);
   const fields = names.filter((n) => n.endsWith('_sum')).map((n) => n.slice(0, -4)).filter((f) => PARTS.every((p) => names.includes(`${f}${p}`)));
+  checkFinalNames(groupBy.trim(), fields);
   const columns: Record<string, Vector> = { [groupBy.trim()]: partials.getChild('')! };
   for (const f of fields) {
     const fn = normalize((options.aggr as Record<string, string> | undefined)?.[f] ?? schema.fields.find((x) => x.name === f)?.metadata.get('aggr') ?? 'sum');

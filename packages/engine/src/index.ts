@@ -13,6 +13,7 @@ export { Transaction, type TransactionState, type MatchOptions } from './mvcc/tr
 export type { Replacement } from './mvcc/replace.js';
 export type { SelectOptions } from './read/plan.js';
 export type { AggregateOptions } from './aggregate/spec.js';
+export { checkFinalNames } from './aggregate/merge.js';
 export { type GeoJsonFeature, geojsonFeatures, flatgeobufChunks } from './geo/export.js';
 export type { ColumnStats, TableStats } from './read/stats.js';
 export type { EngineOptions } from './context.js';

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Schema, Table as ArrowTable } from 'apache-arrow';
 import { aggregateSnapshot } from './aggregate/execute.js';
-import { finalTable, partialTable } from './aggregate/merge.js';
+import { checkFinalNames, finalTable, partialTable } from './aggregate/merge.js';
 import type { AggregateOptions } from './aggregate/spec.js';
 import type { StoreContext } from './context.js';
 import type { TableApi } from './api.js';
@@ -106,6 +106,8 @@ export class Table implements TableApi {
   /**
    * Runs `fn` in a transaction: commits when it resolves (resolving with its result), rolls back
    * and rethrows when it throws. A commit that loses to a concurrent one rejects with `Conflict`.
+   * When `fn` ended the transaction itself (`tx.commit()` or `tx.rollback()`), that stands: the call
+   * resolves with its result.
    * @example
    * await t.transaction(async (tx) => { for await (const r of tx.replace('id == 3')) await tx.insert({ ...r, temp: 4 }) })
    */
@@ -118,7 +120,7 @@ export class Table implements TableApi {
       if (tx.state === 'active') await tx.rollback();
       throw e;
     }
-    await tx.commit();
+    if (tx.state === 'active') await tx.commit();
     return result;
   }
 
@@ -146,6 +148,7 @@ export class Table implements TableApi {
     const snap = openSnapshot(this.ctx, this.name);
     try {
       const { merged, task, keyType } = await aggregateSnapshot(this.ctx, snap, groupBy, options, this.name);
+      checkFinalNames(groupBy.trim(), task.fields.map((f) => f.name), this.name);
       return finalTable(merged, task.fields, groupBy.trim(), keyType);
     } finally {
       snap.release();

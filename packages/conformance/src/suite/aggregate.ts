@@ -40,6 +40,15 @@ export function aggregateSuite(open: () => Promise<TableApi>): void {
       }
     });
 
+    it('refuses a key and an aggregate of one name (one would hide the other); "(depth)" keeps both', async () => {
+      const t = await filled(open);
+      await expect(t.aggregate('depth', { aggr: { depth: 'count' } })).rejects.toMatchObject({ code: 'InvalidArgument', message: expect.stringContaining('group by "(depth)"') });
+      const both = rowsOf(await t.aggregate('(depth) > 100', { aggr: { depth: 'count' } }));
+      expect(both).toEqual([{ '(depth) > 100': false, depth: 2, '*': 2 }, { '(depth) > 100': true, depth: 4, '*': 4 }]);
+      // the partials have no such clash
+      expect((await t.aggregatePartials('depth', { aggr: { depth: 'count' } })).schema.fields.map((f) => f.name)).toEqual(['', 'depth_sum', 'depth_count', 'depth_min', 'depth_max', '*']);
+    });
+
     it('partials: key column "", <f>_sum/_count/_min/_max and *', async () => {
       const t = await filled(open);
       const p = await t.aggregatePartials('name', { aggr: { depth: 'avg' } });

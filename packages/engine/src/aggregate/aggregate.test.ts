@@ -162,6 +162,17 @@ describe('aggregate', () => {
     expect(await rejected('QueryType', () => t.aggregate('bucket(platform, 1)'))).toMatchObject({ token: 'platform' });
     expect(await rejected('InvalidArgument', () => t.aggregate('platform', { aggr: { temp: 'median' } }))).toMatchObject({ column: 'temp' });
     expect(await rejected('InvalidArgument', () => t.aggregate('platform', { aggr: { platform: 'sum' } }))).toMatchObject({ column: 'platform' });
+    // result columns are found by name: a key and an aggregate of one name would hide one another
+    const t2 = await load([{ platform: 'a', depth: 3, temp: 1, lat: null, lon: null, geom: null }, { platform: 'a', depth: 3, temp: 2, lat: null, lon: null, geom: null }]);
+    expect((await rejected('InvalidArgument', () => t2.aggregate('temp'))).message).toBe(
+      'aggregate: the group key and the aggregate of column "temp" would both be named "temp"; group by "(temp)" to have both',
+    );
+    expect((await rejected('InvalidArgument', () => t2.aggregate('depth', { aggr: { depth: 'count' } }))).column).toBe('depth');
+    const both = await t2.aggregate('(depth)', { aggr: { depth: 'count', temp: 'sum' } });
+    expect(both.schema.fields.map((f) => f.name)).toEqual(['(depth)', 'depth', 'temp', '*']);
+    expect(both.toArray().map((r) => r.toJSON())).toEqual([{ '(depth)': 3, depth: 2, temp: 3, '*': 2 }]);
+    // the wire's partials never clash
+    expect((await t2.aggregatePartials('depth', { aggr: { depth: 'count' } })).numRows).toBe(1);
     // a misspelt option is refused, not ignored (`filter` for `query` would group every row)
     expect((await rejected('InvalidArgument', () => t.aggregate('platform', { filter: 'depth > 1' } as never))).message).toBe(
       'unknown option "filter"; the options are query, aggr, vars',

@@ -1,5 +1,6 @@
 // Merges partial aggregates (in partition order) and shapes the results: final values or the wire's partials.
 import { type DataType, Table, type Vector } from 'apache-arrow';
+import { HaloclineError } from '../errors.js';
 import { isNumeric } from '../expr/types.js';
 import type { Aggr } from '../schema/metadata.js';
 import { NumberGroups } from './groups.js';
@@ -120,6 +121,24 @@ export function finalTable(m: Merged, fields: readonly AggField[], keyName: stri
   });
   columns['*'] = float64Vector(order.length, (k) => m.count[order[k]!]!);
   return new Table(columns);
+}
+
+/**
+ * Throws InvalidArgument when two columns of a final aggregate table would have one name: the key
+ * (named as the group-by is written), each aggregated column, and `*`, the row count. A table's columns
+ * are found by name, so one would hide the other (the wire's partials, `<f>_sum` …, never clash).
+ * @example
+ * checkFinalNames('depth', ['depth']) // throws: group by "(depth)" to keep both
+ */
+export function checkFinalNames(keyName: string, fieldNames: readonly string[], table?: string): void {
+  for (const name of fieldNames) {
+    if (name === '*') {
+      throw new HaloclineError('InvalidArgument', 'aggregate: column "*" cannot be aggregated under its name: "*" is the row count of each group', { table, column: name });
+    }
+    if (name === keyName) {
+      throw new HaloclineError('InvalidArgument', `aggregate: the group key and the aggregate of column "${name}" would both be named "${name}"; group by "(${name})" to have both`, { table, column: name });
+    }
+  }
 }
 
 /**

@@ -77,6 +77,20 @@ describe('transactions', () => {
     expect(await t.select('id == 1').count()).toBe(0);
   });
 
+  it('leaves a transaction the callback committed or rolled back itself as it ended it, and resolves', async () => {
+    const { t } = await table();
+    expect(await t.transaction(async (x) => { await x.insert(rows(20, 22)); await x.commit(); return 'committed'; })).toBe('committed');
+    expect(await t.select().count()).toBe(12);
+    expect(await t.transaction(async (x) => { await x.delete('id >= 20'); await x.rollback(); return 'rolled back'; })).toBe('rolled back');
+    expect(await t.select().count()).toBe(12);
+    // a commit that fails inside the callback is the callback's error
+    const other = await t.begin();
+    await other.delete('id == 20');
+    await expect(t.transaction(async (x) => { await x.delete('id == 20'); await other.commit(); await x.commit(); })).rejects.toMatchObject({ code: 'Conflict' });
+    expect(await t.select('id == 20').count()).toBe(0);
+    expect(await t.select().count()).toBe(11);
+  });
+
   it('replace yields each match once, computed first, including rows inserted earlier in the transaction', async () => {
     const { t } = await table();
     await t.transaction(async (tx) => {

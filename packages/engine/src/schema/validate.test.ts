@@ -81,6 +81,11 @@ describe('normalizeSchema', () => {
     expect(invalid(() => normalizeSchema(new Schema([new Field('', new arrow.Int32())]))).message).toContain('field 0 has an empty name');
     const dup = invalid(() => normalizeSchema(new Schema([new Field('a', new arrow.Int32()), new Field('a', new arrow.Utf8())])));
     expect(dup).toMatchObject({ message: 'duplicate column name "a"', column: 'a' });
+    // NUL names the engine's derived columns (a geometry's box: `g\0xmin` …): no column may take one
+    expect(invalid(() => normalizeSchema(new Schema([new Field('g\0xmin', new arrow.Float64())])))).toMatchObject({
+      message: 'column "g\\u0000xmin": a name cannot hold the NUL character (\\u0000)',
+      column: 'g\0xmin',
+    });
   });
   it('says so when the argument is not a schema', () => {
     expect(invalid(() => normalizeSchema({ fields: [] } as unknown as Schema)).message).toBe('expected an Arrow Schema, got Object');

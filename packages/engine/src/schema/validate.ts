@@ -28,6 +28,10 @@ export function normalizeSchema(schema: Schema, ctx: { table?: string } = {}): S
     if (typeof name !== 'string' || name === '') {
       throw new HaloclineError('InvalidSchema', `field ${i} has an empty name; every column needs a name`, { ...ctx, value: name });
     }
+    // NUL is the engine's own: a geometry column's derived box columns are named `<column>\0xmin` …
+    if (name.includes('\0')) {
+      throw new HaloclineError('InvalidSchema', `column ${JSON.stringify(name)}: a name cannot hold the NUL character (\\u0000)`, { ...ctx, column: name });
+    }
     if (seen.has(name)) {
       throw new HaloclineError('InvalidSchema', `duplicate column name "${name}"`, { ...ctx, column: name });
     }

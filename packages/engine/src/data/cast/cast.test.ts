@@ -83,6 +83,17 @@ describe('batch columns of another type', () => {
       'is out of range for timestamp[ns]',
     );
   });
+  it('take a date64 column of whole days as it is, and refuse one with a time of day at its row, as a row object is', () => {
+    const days = ints64(new arrow.DateMillisecond(), [0n, 86_400_000n, -86_400_000n * 30n]);
+    expect(convert(new arrow.DateMillisecond(), days).values).toBe(days.values);
+    expect(invalid(() => convert(new arrow.DateMillisecond(), ints64(new arrow.DateMillisecond(), [86_400_000n, 5n]))).message).toBe(
+      'row 1, column "v": value 5 of date64 has a time of day; date64 holds whole days (UTC midnight)',
+    );
+    expect(invalid(() => convert(new arrow.DateMillisecond(), ints64(new arrow.DateMillisecond(), [2n ** 62n + 1n]))).row).toBe(0);
+    // a null slot's value is not looked at
+    const withNull = makeData({ type: new arrow.DateMillisecond(), data: BigInt64Array.from([7n, 0n]), nullBitmap: Uint8Array.of(0b10), nullCount: 1 }) as Data;
+    expect(values(convert(new arrow.DateMillisecond(), withNull))).toEqual([null, new Date(0)]);
+  });
   it('reject types that do not convert, naming the column', () => {
     const cases: [DataType, Data][] = [
       [new arrow.Float64(), vec(['1.5'], new arrow.Utf8())],

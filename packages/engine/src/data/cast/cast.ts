@@ -1,10 +1,10 @@
 // Converts one chunk of an inserted batch to a column's type: shared when equal, cast when exact.
-import { type Data, type DataType, Type } from 'apache-arrow';
-import { type ColumnKind, columnKind, sameType } from '../../schema/types.js';
+import { type Data, type DataType, DateUnit, Type } from 'apache-arrow';
+import { type ColumnKind, columnKind, dateUnit, sameType } from '../../schema/types.js';
 import { nullData, zeroOffset } from '../layout.js';
 import { decodeDictionary } from './dictionary.js';
 import { castNumeric } from './numeric.js';
-import { castTemporal } from './temporal.js';
+import { castTemporal, wholeDays } from './temporal.js';
 import { castVarWidth } from './varwidth.js';
 
 /** Converts an offset-0 chunk of another type to `to`; null when the types do not convert. */
@@ -21,7 +21,7 @@ export function castData(data: Data, to: DataType): Data | null {
     return plain && castData(plain, to);
   }
   if (data.typeId === Type.Null) return nullData(to, data.length);
-  if (sameType(data.type, to)) return zeroOffset(data, to);
+  if (sameType(data.type, to)) return isDate64(to) ? wholeDays(zeroOffset(data, to)) : zeroOffset(data, to);
   const kind = columnKind(to);
   if (columnKind(data.type) === null || kind === null) return null;
   return casts[kind](zeroOffset(data), to);
@@ -37,3 +37,7 @@ const casts: Record<ColumnKind, Cast> = {
   timestamp: castTemporal,
   date: castTemporal,
 };
+
+function isDate64(type: DataType): boolean {
+  return type.typeId === Type.Date && dateUnit(type) === DateUnit.MILLISECOND;
+}

@@ -1,5 +1,5 @@
 // Casts between timestamp units and timezones and date32/date64, rejecting any loss of precision.
-import { type DataType, DateUnit, Type } from 'apache-arrow';
+import { type Data, type DataType, DateUnit, Type } from 'apache-arrow';
 import { columnKind, dateUnit, timeUnit, typeName } from '../../schema/types.js';
 import { RowError } from '../fail.js';
 import { fixedData, isValid } from '../layout.js';
@@ -44,6 +44,25 @@ export const castTemporal: Cast = (data, to) => {
   }
   return fixedData(to, n, out ?? src, data.nullBitmap, data.nullCount);
 };
+
+/**
+ * `data`, a date64 chunk, when every value is a whole day (UTC midnight), as Arrow's format requires
+ * and every date64 the engine makes is; else RowError for the first that is not. An Arrow date64 from
+ * elsewhere can hold any milliseconds, which no date query would then match.
+ */
+export function wholeDays(data: Data): Data {
+  const src = data.values as BigInt64Array;
+  const words = wordsOf(src);
+  const nulls = data.nullCount > 0 ? (data.nullBitmap ?? null) : null;
+  for (let i = 0; i < data.length; i++) {
+    const v = getInt64(words, i);
+    // exact below 2^53; beyond it (far outside any calendar) the BigInt test decides
+    if (Math.abs(v) < 2 ** 53 ? v % 86_400_000 === 0 : src[i]! % MS_PER_DAY === 0n) continue;
+    if (nulls !== null && !isValid(nulls, i)) continue;
+    throw new RowError(i, `value ${src[i]} of ${typeName(data.type)} has a time of day; date64 holds whole days (UTC midnight)`, src[i]);
+  }
+  return data;
+}
 
 /**
  * out[i] = src[i] / divisor for the rows from 0 while every value is a safe integer that the
