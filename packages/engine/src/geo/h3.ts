@@ -56,8 +56,8 @@ export function resolutionProblem(res: unknown): string | null {
 
 /**
  * The cells of a geometry at `res`: a point's cell; for polygons every cell whose centroid lies
- * inside (h3-js polygonToCells), or the polygon centroid's cell when none does; for other
- * geometries (lines, collections) the centroid's cell. Multi-geometries: the union of their parts'.
+ * inside (h3-js polygonToCells), or the polygon centroid's cell when none does; a line's centroid's
+ * cell. Multi-geometries and collections: the union of their parts'.
  */
 export function geometryCells(g: Geometry, res: number): string[] {
   const type = (g as unknown as { getGeometryType(): string }).getGeometryType();
