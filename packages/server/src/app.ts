@@ -16,7 +16,7 @@ import { type ServerConfig, resolveConfig } from './config.js';
 import { openServerDb } from './db.js';
 import { fileRoutes } from './files/routes.js';
 import { RawFileStore } from './files/store.js';
-import { installBodyParsers } from './http/body.js';
+import { installBodyParsers, installJsonParser } from './http/body.js';
 import type { AppContext } from './http/context.js';
 import { dataRoutes } from './http/data-routes.js';
 import { datasetStorage } from './http/dataset-storage.js';
@@ -116,10 +116,15 @@ export async function createApp(options: AppOptions): Promise<HaloclineApp> {
       route.handler = releasingWrites(route.handler as never);
     });
     catalogRoutes(api, ctx, storage);
-    dataRoutes(api, ctx);
     fileRoutes(api, ctx);
-    tabularRoutes(api, ctx);
-    transactionRoutes(api, ctx);
+    // tabular v1, with the POST /data routes it shares with raw datasets: integers beyond 2^53 in a
+    // body are read exactly, as bigints (the raw handlers get JSON.parse's reading: roundedBody)
+    await api.register(async (v1) => {
+      installJsonParser(v1, 'body');
+      dataRoutes(v1, ctx);
+      tabularRoutes(v1, ctx);
+      transactionRoutes(v1, ctx);
+    });
     await tabularV2Routes(api, ctx);
   });
   // what earlier deletes left: storage removals a crash or failure interrupted, orphaned observables

@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isInteger, isSafeNumber, parse as parseLossless } from 'lossless-json';
 import { ApiError } from '../errors.js';
+import { roundedJson } from '../exact-json.js';
 import { MAX_JSON_DEPTH, deeperThan } from './json-depth.js';
 
 declare module 'fastify' {
@@ -35,13 +36,14 @@ export function installBodyParsers(app: FastifyInstance): void {
 /**
  * Parses application/json bodies (empty = undefined; nesting bounded; a 400 saying where the text is
  * wrong). JSON.parse reads an integer beyond 2^53 as the nearest double, which is another integer: the
- * top-level fields named in `exact` are read again without that rounding, such integers as bigints (only
- * when the text has a run of 16 digits or more, as every such integer has). Called again in a scope, it
- * replaces the parser there.
+ * top-level fields named in `exact`, or with `'body'` the whole body, are read again without that
+ * rounding, such integers as bigints (only when the text has an integer of 16 digits or more, as every
+ * such integer has). Called again in a scope, it replaces the parser there.
  * @example
  * installJsonParser(scope, ['vars']); // {"vars": {"id": 9007199254740993}} → vars.id === 9007199254740993n
+ * installJsonParser(scope, 'body'); // {"data": [{"id": 9007199254740993}]} → data[0].id === 9007199254740993n
  */
-export function installJsonParser(app: FastifyInstance, exact: readonly string[] = []): void {
+export function installJsonParser(app: FastifyInstance, exact: readonly string[] | 'body' = []): void {
   const json = app.getDefaultJsonParser('error', 'error');
   if (app.hasContentTypeParser('application/json')) app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
@@ -50,13 +52,25 @@ export function installJsonParser(app: FastifyInstance, exact: readonly string[]
     // every walk over the parsed value (validation, messages, LMDB's encoder) recurses
     const deep = deeperThan(text, MAX_JSON_DEPTH);
     if (deep >= 0) return done(new ApiError(400, 'BadRequest', `the JSON body nests deeper than ${MAX_JSON_DEPTH} arrays and objects (at character ${deep})`), undefined);
-    return json(req, text, (err, value) => (err ? done(invalidJson(text), undefined) : done(null, exact.length > 0 ? exactly(value, text, exact) : value)));
+    return json(req, text, (err, value) => {
+      if (err) return done(invalidJson(text), undefined);
+      if (exact.length === 0 || !LONG_INTEGER.test(text)) return done(null, value);
+      let read: unknown;
+      try {
+        read = exactly(value, text, exact);
+      } catch (e) {
+        // JSON.parse takes the last of a repeated key; lossless-json refuses the object
+        return done(new ApiError(400, 'BadRequest', `the JSON body could not be read exactly: ${(e as Error).message}; send each key of an object once`), undefined);
+      }
+      return done(null, read);
+    });
   });
 }
 
-// `value` (JSON.parse's reading of `text`, already checked) with its fields `names` read without rounding
-function exactly(value: unknown, text: string, names: readonly string[]): unknown {
-  if (typeof value !== 'object' || value === null || Array.isArray(value) || !LONG_DIGITS.test(text)) return value;
+// `value` (JSON.parse's reading of `text`, already checked) with its fields `names` (or all of it) read without rounding
+function exactly(value: unknown, text: string, names: readonly string[] | 'body'): unknown {
+  if (names === 'body') return parseLossless(text, undefined, exactNumber);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
   const own = value as Record<string, unknown>;
   if (!names.some((n) => Object.hasOwn(own, n))) return value;
   const lossless = parseLossless(text, undefined, exactNumber) as Record<string, unknown>;
@@ -64,7 +78,10 @@ function exactly(value: unknown, text: string, names: readonly string[]): unknow
   return own;
 }
 
-const LONG_DIGITS = /\d{16}/;
+// an integer token of 16 digits or more (a number stands after `[`, `:`, `,` or white space, and
+// before `,`, `]`, `}` or white space; fractions and exponents do not match): floats' long digit runs
+// do not cost a second, lossless reading
+const LONG_INTEGER = /(?:^|[\s:,[])-?\d{16,}(?=$|[\s,\]}])/;
 
 // an integer a double cannot hold as a bigint, any other number as JSON.parse reads it
 function exactNumber(text: string): number | bigint {
@@ -114,6 +131,16 @@ export function jsonBody(req: FastifyRequest): unknown {
     throw new ApiError(415, 'UnsupportedMediaType', `expected Content-Type application/json, got ${req.headers['content-type'] ?? 'none'}`);
   }
   return req.body;
+}
+
+/**
+ * `req` with its JSON body as JSON.parse reads it: every bigint an exact parser made
+ * (`installJsonParser(scope, 'body')`) is the nearest double. For handlers written for that reading in
+ * such a scope (raw datasets' routes on the paths they share with tabular v1).
+ */
+export function roundedBody<R extends FastifyRequest>(req: R): R {
+  req.body = roundedJson(req.body);
+  return req;
 }
 
 /** A positive integer query parameter, or `fallback` when absent; 400 when malformed or out of range. */

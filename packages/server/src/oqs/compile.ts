@@ -75,11 +75,31 @@ const comparisons: Record<CompareOp, (a: unknown, b: unknown) => boolean> = {
   lte: (a, b) => order(a, b) <= 0,
 };
 
-/** Numbers compare with numbers, strings with strings (ISO dates order correctly); anything else is NaN. */
+/**
+ * Numbers compare with numbers, strings with strings (ISO dates order correctly), a bigint exactly with
+ * a number or a decimal string (see `integerOrder`); anything else is NaN.
+ */
 function order(a: unknown, b: unknown): number {
   if (typeof a === 'number' && typeof b === 'number') return a - b;
   if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
+  if (typeof a === 'bigint' || typeof b === 'bigint') return integerOrder(a, b);
   return Number.NaN;
+}
+
+/**
+ * A bigint literal (tabular v1's integers for int64 columns, whose rows hold a number, or a decimal
+ * string beyond 2^53) against a value: exactly, a decimal string as the integer it writes; NaN for any
+ * other value. The catalog's filters hold no bigints.
+ */
+function integerOrder(a: unknown, b: unknown): number {
+  const [x, y] = [integer(a), integer(b)];
+  if (x === undefined || y === undefined) return Number.NaN;
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+function integer(v: unknown): bigint | number | undefined {
+  if (typeof v === 'bigint' || (typeof v === 'number' && !Number.isNaN(v))) return v;
+  return typeof v === 'string' && /^-?[0-9]{1,20}$/.test(v) ? BigInt(v) : undefined;
 }
 
 /**
@@ -128,9 +148,10 @@ function contains(actual: unknown, example: unknown): boolean {
   return Object.entries(example).every(([k, v]) => Object.hasOwn(actual, k) && contains((actual as Record<string, unknown>)[k], v));
 }
 
-/** Structural equality of JSON values. */
+/** Structural equality of JSON values; a bigint equals the number or decimal string of its integer. */
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
+  if (typeof a === 'bigint' || typeof b === 'bigint') return integerOrder(a, b) === 0;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   if (Array.isArray(a)) {

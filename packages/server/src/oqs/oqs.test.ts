@@ -74,6 +74,34 @@ describe('compileOqs', () => {
   });
 });
 
+describe('bigint literals (tabular v1 reads integers beyond 2^53 as bigints)', () => {
+  it('parse where numbers parse; errors and geometry literals take them without throwing', () => {
+    expect(parseOqs({ '#WITHIN': ['$id', [9007199254740993n]] })).toEqual({ kind: 'in', value: { kind: 'path', path: ['id'], text: '$id' }, list: { kind: 'literal', value: [9007199254740993n] } });
+    expect(() => parseOqs({ '#EQUALS': 9007199254740993n })).toThrow('invalid OQS filter at #EQUALS: expected an array of exactly 2 operand(s), got 9007199254740993');
+    // coordinates are doubles: the nearest double is judged
+    expect(() => parseOqs({ '#ST_WITHIN': ['$g', { type: 'Point', coordinates: [9007199254740993n, 0] }] })).toThrow(/position \[9007199254740992,0\] is outside longitude/);
+    expect(test({ '#ST_WITHIN': ['$g', { type: 'Point', coordinates: [1n, 1n] }] }, { g: poly })).toBe(false);
+    expect(test({ '#ST_WITHIN': [{ type: 'Point', coordinates: [1n, 1n] }, '$g'] }, { g: poly })).toBe(true);
+  });
+
+  it('compare exactly with numbers and decimal strings (the forms of v1 int64 values), and with nothing else', () => {
+    const big = { a: '9007199254740993', b: 5, c: 'x', d: null, e: 5.5 };
+    expect(test({ '#EQUALS': ['$a', 9007199254740993n] }, big)).toBe(true);
+    expect(test({ '#EQUALS': ['$a', 9007199254740992n] }, big)).toBe(false);
+    expect(test({ '#GREATER_THAN': ['$a', 9007199254740992n] }, big)).toBe(true);
+    expect(test({ '#LESS_THAN': [9007199254740992n, '$a'] }, big)).toBe(true);
+    expect(test({ '#WITHIN': ['$b', [1n, 5n]] }, big)).toBe(true);
+    expect(test({ '#GREATER_THAN': ['$e', 5n] }, big)).toBe(true);
+    expect(test({ '#LESS_THAN': ['$e', 6n] }, big)).toBe(true);
+    for (const path of ['$c', '$d', '$missing']) {
+      expect(test({ '#EQUALS': [path, 0n] }, big)).toBe(false);
+      expect(test({ '#GREATER_THAN': [path, 0n] }, big)).toBe(false);
+      expect(test({ '#LESS_THAN_OR_EQUALS': [path, 0n] }, big)).toBe(false);
+    }
+    expect(test({ a: 9007199254740993n }, big)).toBe(true);
+  });
+});
+
 describe('geometries jsts cannot compare', () => {
   // a bowtie: its ring crosses itself at (22, 22)
   const bowtie = { type: 'Polygon', coordinates: [[[20, 20], [24, 24], [24, 20], [20, 24], [20, 20]]] };

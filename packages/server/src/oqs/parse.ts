@@ -1,5 +1,6 @@
 // OQS JSON → OqsNode, strictly: an error names the place in the filter (e.g. `#AND[1].#ST_INTERSECTS[1]`).
 import { ApiError } from '../errors.js';
+import { jsonText, roundedJson } from '../exact-json.js';
 import { geometryProblem } from '../geometry/geojson.js';
 import { fromGeoJson } from '../geometry/jsts.js';
 import { validityProblem } from '../geometry/validity.js';
@@ -108,9 +109,11 @@ function pathOperand(v: unknown, at: string): Operand & { kind: 'path' } {
   return { kind: 'path', path, text: v };
 }
 
-// a literal must be valid too: jsts cannot compare a self-intersecting ring (TopologyException)
-function geometryOperand(v: unknown, at: string, op: string): GeometryOperand {
-  if (typeof v === 'string') return pathOperand(v, at);
+// a literal must be valid too: jsts cannot compare a self-intersecting ring (TopologyException);
+// coordinates are doubles, an integer read exactly (a bigint) too
+function geometryOperand(given: unknown, at: string, op: string): GeometryOperand {
+  if (typeof given === 'string') return pathOperand(given, at);
+  const v = roundedJson(given);
   const problem = geometryProblem(v);
   if (problem) throw new OqsError(at, `expected a field path or a GeoJSON geometry: ${problem}`);
   const geometry = fromGeoJson(v as object);
@@ -120,6 +123,6 @@ function geometryOperand(v: unknown, at: string, op: string): GeometryOperand {
 }
 
 function show(v: unknown): string {
-  const s = JSON.stringify(v);
+  const s = jsonText(v);
   return s === undefined ? String(v) : s.length > 80 ? `${s.slice(0, 77)}...` : s;
 }

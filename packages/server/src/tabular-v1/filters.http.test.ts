@@ -75,19 +75,34 @@ describe('int64 beyond 2^53 in filters', () => {
     expect(await ns({ '#LESS_THAN_OR_EQUALS': ['$id', '9007199254740994'] })).toEqual([1, 3]);
   });
 
-  it('a JSON number beyond 2^53 (already rounded by JSON.parse) is a 400 in list, delete and update filters', async () => {
+  it('a JSON number beyond 2^53 compares exactly too, in list, delete and update filters', async () => {
     const raw = (method: string, path: string, body: string) => s.json(method, path, { body, headers: { 'content-type': 'application/json' }, key: s.aliceKey });
     const filter = '{"#EQUALS": ["$id", 9007199254740993]}';
-    for (const r of [
-      await raw('POST', `${ref}/list`, filter),
-      await raw('POST', `${ref}/list`, `{"#AND": [${JSON.stringify(inSquare)}, ${filter}]}`),
-      await raw('POST', `${ref}/delete`, filter),
-      await raw('PATCH', ref, `{"update_filters": ${filter}, "data": {"n": 9}}`),
-    ]) {
-      expect(r.status).toBe(400);
-      expect(r.body.description).toMatch(/column 'id'.*decimal string/);
-    }
+    const listed = async (body: string) => ((await raw('POST', `${ref}/list`, body)).body.data as { n: number }[]).map((x) => x.n);
+    expect(await listed(filter)).toEqual([1]);
+    expect(await listed(`{"#AND": [${JSON.stringify(inSquare)}, ${filter}]}`)).toEqual([1]);
+    expect(await listed('{"#AND": [{"#GREATER_THAN": ["$id", 9007199254740992]}, {"#LESS_THAN": ["$id", 9007199254740995]}]}')).toEqual([1]);
+    const up = await raw('PATCH', ref, `{"update_filters": ${filter}, "data": {"n": 9}}`);
+    expect(up.body.num_rows).toBe(1);
+    expect(await ns({ '#EQUALS': ['$id', BIG] })).toEqual([9]);
+    expect((await raw('PATCH', ref, '{"update_filters": {"#EQUALS": ["$n", 9]}, "data": {"n": 1}}')).body.num_rows).toBe(1);
+    // nothing is deleted by the neighbour JSON.parse would have made of it
+    expect((await raw('POST', `${ref}/delete`, '{"#EQUALS": ["$id", 9007199254740992]}')).body.num_rows).toBe(0);
     expect(await ns({})).toEqual([1, 2, 3]);
+  });
+
+  it('row by row, int64 values beyond 2^53 order as the integers they are (range operators)', async () => {
+    const cases: [unknown, number[]][] = [
+      [{ '#GREATER_THAN': ['$id', 5] }, [1, 2]],
+      [{ '#GREATER_THAN_OR_EQUALS': ['$id', BIG] }, [1, 2]],
+      [{ '#LESS_THAN': ['$id', '9007199254740995'] }, [1, 3]],
+      [{ '#LESS_THAN_OR_EQUALS': ['$id', 4.5] }, []],
+      [{ '#GREATER_THAN': ['$id', 4.5] }, [1, 2, 3]],
+    ];
+    for (const [f, want] of cases) {
+      expect(await ns(f), JSON.stringify(f)).toEqual(want);
+      expect(await ns(rowByRow(f)), `row by row ${JSON.stringify(f)}`).toEqual(want);
+    }
   });
 
   it('delete and update take decimal strings too', async () => {

@@ -4,6 +4,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { notFound } from '../errors.js';
 import { fileOps } from '../files/routes.js';
+import { roundedBody } from '../http/body.js';
 import type { AppContext } from '../http/context.js';
 import { datasetOf, storageClassOf } from '../http/datasets.js';
 
@@ -24,6 +25,6 @@ export function fileOnRaw<R extends FastifyRequest>(ctx: AppContext, segments: (
     const route = rest.length > 0 || (sub !== undefined && sub !== 'metadata') ? undefined : `${method} :name${sub === undefined ? '' : '/metadata'}`;
     const op = route !== undefined && Object.hasOwn(fileOps, route) ? fileOps[route as keyof typeof fileOps] : undefined;
     if (op === undefined || name === undefined) throw notFound(`no route ${req.method} ${req.url.split('?')[0]}`);
-    return op(ctx, req, reply, name);
+    return op(ctx, roundedBody(req), reply, name); // the file routes read JSON as JSON.parse does
   };
 }

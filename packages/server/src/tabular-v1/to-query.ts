@@ -18,7 +18,9 @@ const FLIP = { eq: 'eq', gt: 'lt', gte: 'lte', lt: 'gt', lte: 'gte' } as const;
  * `{kind: 'all'}` gives the empty query. A comparison with a null column is false (not unknown), as in
  * the row-by-row evaluation, so `#NEGATE` selects the same rows either way. With the table's
  * `schema`, a value compared with an int64/uint64 column may be a decimal string (as `list` writes
- * values beyond 2^53) and is bound exactly as a bigint; a JSON number beyond 2^53 there is a 400.
+ * values beyond 2^53) or a bigint (the v1 scope reads integers beyond 2^53 so) and is bound exactly as
+ * a bigint; an unsafe double there is a 400. A bigint compared with any other column is bound as its
+ * nearest double, as JSON.parse would have read it.
  * @example
  * toEngineFilter(parseOqs({ '#GREATER_THAN': ['$depth', 100] })) // { query: '`depth` is not null and `depth` > $v0', vars: { v0: 100 } }
  */
@@ -91,11 +93,12 @@ function column(op: Operand): string | undefined {
 }
 
 // `v` as a bind variable for a comparison with column `against`: exactly, as a bigint, for a decimal
-// string against an int64/uint64 column
+// string or a bigint against an int64/uint64 column; a bigint against another as its nearest double
 function bind(v: unknown, e: Emit, against: Operand): string | undefined {
-  if (typeof v !== 'number' && typeof v !== 'string' && typeof v !== 'boolean') return undefined;
-  if (typeof v === 'number' && !Number.isFinite(v)) return undefined;
   const wide = against.kind === 'path' && against.path.length === 1 && e.wide.has(against.path[0]!);
+  if (typeof v === 'bigint' && !wide) v = Number(v);
+  if (typeof v !== 'number' && typeof v !== 'string' && typeof v !== 'boolean' && typeof v !== 'bigint') return undefined;
+  if (typeof v === 'number' && !Number.isFinite(v)) return undefined;
   const value = wide ? int64FilterValue(v, against.path[0]!) : v;
   const name = `v${Object.keys(e.vars).length}`;
   e.vars[name] = value;
