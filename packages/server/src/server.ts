@@ -28,7 +28,17 @@ export interface RunningServer {
 
 /** Opens the store in `config.dataDir` and listens. */
 export async function startServer(options: StartOptions): Promise<RunningServer> {
-  const firstAdminKey = await bootstrapAdmin(options.config.dataDir);
+  const first = await bootstrapAdmin(options.config.dataDir);
+  try {
+    return await listen(options, first?.key);
+  } catch (e) {
+    // a start that fails (the port taken …) has printed nothing: its key must not use up the first start's
+    if (first) await discardKey(options.config.dataDir, first.id);
+    throw e;
+  }
+}
+
+async function listen(options: StartOptions, firstAdminKey: string | undefined): Promise<RunningServer> {
   // the engine's background failures (compaction, garbage collection) go to the app's log once it
   // exists; before that (and with logging off), to the engine's default process warning
   let logError: ((error: Error, task: string) => void) | undefined;
@@ -45,7 +55,14 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     throw e;
   }
   if (options.config.logger !== false) logError = (error, task) => app.log.error({ err: error, task }, 'engine background work failed');
-  const url = await app.listen({ port: options.port, host: options.host });
+  let url: string;
+  try {
+    url = await app.listen({ port: options.port, host: options.host });
+  } catch (e) {
+    await app.close();
+    await store.close();
+    throw e;
+  }
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= (async () => {
@@ -65,12 +82,22 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
 }
 
 /** Creates an admin API key when the data directory has no credentials at all yet. */
-async function bootstrapAdmin(dataDir: string): Promise<string | undefined> {
+async function bootstrapAdmin(dataDir: string): Promise<{ key: string; id: string } | undefined> {
   const db = await openServerDb(dataDir);
   try {
     const access = new AccessStore(db);
     if (!access.isEmpty()) return undefined;
-    return (await access.createApiKey('first admin', true)).key;
+    const { key, record } = await access.createApiKey('first admin', true);
+    return { key, id: record.id };
+  } finally {
+    await db.close();
+  }
+}
+
+async function discardKey(dataDir: string, id: string): Promise<void> {
+  const db = await openServerDb(dataDir);
+  try {
+    await new AccessStore(db).discardApiKey(id);
   } finally {
     await db.close();
   }

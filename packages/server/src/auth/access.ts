@@ -70,6 +70,14 @@ export class AccessStore {
     return false;
   }
 
+  /**
+   * Removes an API key that was never handed out (the first start's, when that start failed before
+   * printing it), so the next start creates and prints one again; revoke keeps the record.
+   */
+  async discardApiKey(id: string): Promise<void> {
+    await this.db.access.remove(['apikey', id]);
+  }
+
   /** Whether any credential was ever created (the first `serve` creates an admin key when not). */
   isEmpty(): boolean {
     for (const _ of this.db.access.getKeys({ limit: 1 })) return false;

@@ -1,6 +1,9 @@
 // The `halocline` CLI as users run it: admin commands print secrets on the last line; serve starts,
 // creates the first admin key once, answers /health, and exits cleanly on SIGTERM.
 import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -86,5 +89,58 @@ describe('halocline', () => {
     const r = await run(process.execPath, [BIN, 'admin', 'revoke', client.client_id, '--data', data]);
     expect(r.stdout).toContain('revoked');
     await expect(run(process.execPath, [BIN, 'admin', 'revoke', 'nope', '--data', data])).rejects.toThrow();
+  }, 60_000);
+
+  it('admin refuses a data directory no server made (a mistyped --data), creating nothing, and extra arguments', async () => {
+    const typo = join(data, 'typo');
+    for (const sub of ['list', 'create-api-key']) {
+      const e = await run(process.execPath, [BIN, 'admin', sub, '--data', typo]).then(() => undefined, (err: { code: number; stderr: string }) => err);
+      expect(e?.code).toBe(1);
+      expect(e?.stderr).toMatch(/no Halocline data directory at .*typo/);
+    }
+    expect(existsSync(typo)).toBe(false);
+    const extra = await run(process.execPath, [BIN, 'admin', 'create-api-key', 'b', '--data', data]).then(() => undefined, (err: { code: number; stderr: string }) => err);
+    expect(extra?.stderr).toMatch(/takes no argument; got "b"/);
+  }, 30_000);
+
+  it('serve: a first start that fails (the port taken) uses up no admin key: the next start prints one', async () => {
+    const fresh = await mkdtemp(join(tmpdir(), 'halocline-cli-first-'));
+    const blocker = createServer().listen(0, '127.0.0.1');
+    await once(blocker, 'listening');
+    const taken = String((blocker.address() as AddressInfo).port);
+    const failed = await run(process.execPath, [BIN, 'serve', '--port', taken, '--data', fresh]).then(() => undefined, (err: { code: number; stdout: string; stderr: string }) => err);
+    blocker.close();
+    expect(failed?.code).toBe(1);
+    expect(failed?.stderr).toMatch(/EADDRINUSE/);
+    expect(failed?.stdout).not.toMatch(/^Sk_/m);
+    const ok = await serve(fresh);
+    expect(ok.output()).toMatch(/^Sk_\S+$/m);
+    const done = new Promise((r) => ok.child.on('exit', r));
+    ok.child.kill('SIGTERM');
+    await done;
+    await rm(fresh, { recursive: true, force: true });
+  }, 60_000);
+
+  it('serve: an empty HALOCLINE_PORT is unset, and a bad one is named with its value', async () => {
+    const bad = await run(process.execPath, [BIN, 'serve', '--data', data], { env: { ...process.env, HALOCLINE_PORT: 'abc' } }).then(() => undefined, (err: { code: number; stderr: string }) => err);
+    expect(bad?.code).toBe(1);
+    expect(bad?.stderr).toContain('HALOCLINE_PORT must be a port number (0-65535), got "abc"');
+    const flag = await run(process.execPath, [BIN, 'serve', '--port', '8o8o', '--data', data]).then(() => undefined, (err: { code: number; stderr: string }) => err);
+    expect(flag?.stderr).toContain('--port must be a port number (0-65535), got "8o8o"');
+    // empty: the default port 8080, which this test may not be able to take; either it listens there or says why
+    const child = spawn(process.execPath, [BIN, 'serve', '--data', data], { env: { ...process.env, HALOCLINE_PORT: '' } });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    const exited = once(child, 'exit');
+    await new Promise<void>((resolve) => {
+      const timer = setInterval(() => {
+        if (/listening on|EADDRINUSE/.test(out)) { clearInterval(timer); resolve(); }
+      }, 50);
+      void exited.then(() => { clearInterval(timer); resolve(); });
+    });
+    expect(out).toMatch(/listening on http:\/\/127\.0\.0\.1:8080|EADDRINUSE.*:8080/);
+    child.kill('SIGTERM');
+    await exited;
   }, 60_000);
 });

@@ -30,8 +30,10 @@ export async function main(argv: readonly string[]): Promise<number> {
     return command || values.help ? 0 : 1;
   }
   if (command === 'serve') {
-    const port = Number(values.port ?? process.env.HALOCLINE_PORT ?? 8080);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number, got ${values.port}`);
+    // an empty value (HALOCLINE_PORT= in an env file) is unset, not port 0 (any free port)
+    const given = values.port !== undefined && values.port !== '' ? { from: '--port', text: values.port } : process.env.HALOCLINE_PORT ? { from: 'HALOCLINE_PORT', text: process.env.HALOCLINE_PORT } : undefined;
+    const port = given ? (/^\s*\d+\s*$/.test(given.text) ? Number(given.text) : NaN) : 8080;
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`${given?.from ?? '--port'} must be a port number (0-65535), got ${JSON.stringify(given?.text)}`);
     const { serve } = await import('./serve.js');
     return serve({ port, host: values.host ?? process.env.HALOCLINE_HOST ?? '127.0.0.1', data });
   }
