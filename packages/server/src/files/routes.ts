@@ -1,28 +1,26 @@
 // Raw file routes (v1): create entry, upload (streamed), download (Range, ETag), metadata, delete, list.
+// A file name may hold `/`, sent encoded (`dir%2Fa.txt`) or as path segments (`dir/a.txt`): see paths.ts.
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, badRequest } from '../errors.js';
+import { ApiError, badRequest, notFound } from '../errors.js';
 import { boolParam, intParam, jsonBody } from '../http/body.js';
 import type { AppContext } from '../http/context.js';
 import { abortable } from '../http/abortable.js';
-import { checkWrite, dataPrefixes, datasetWithClass } from '../http/datasets.js';
+import { checkWrite, dataPrefixes, datasetOf, datasetWithClass, storageClassOf } from '../http/datasets.js';
 import { writeSignal } from '../http/request-writes.js';
 import { parseOqs } from '../oqs/index.js';
 import { fileName, isMimeType, validateFilePatch } from './entry.js';
+import { type FileRoute, fileTarget } from './paths.js';
 import { parseRange } from './range.js';
 
 type FileReq = FastifyRequest<{ Params: { ds: string; name: string }; Querystring: { overwrite?: string } }>;
 const tags = ['raw files'];
 
-/**
- * A raw file operation on file `name` of the request's dataset, as its route answers it. Exported for
- * the tabular paths a file name may also take (`/schema`, `/stage/metadata`): on a raw dataset they
- * are the file's, see tabular-v1/raw-paths.
- */
-export type FileOp = (ctx: AppContext, req: FastifyRequest, reply: FastifyReply, name: string) => Promise<unknown>;
+/** A raw file operation on file `name` of the request's dataset, as its route answers it. */
+type FileOp = (ctx: AppContext, req: FastifyRequest, reply: FastifyReply, name: string) => Promise<unknown>;
 
 /** The raw file operations by route: `:name` and `:name/metadata` under a dataset prefix. */
-export const fileOps = {
+const fileOps = {
   'GET :name': (ctx, req, reply, name) => download(ctx, req, reply, name),
   'PATCH :name': (ctx, req, reply, name) => upload(ctx, req as FileReq, reply, name),
   'DELETE :name': async (ctx, req, reply, name) => {
@@ -40,28 +38,67 @@ export const fileOps = {
     checkWrite(ctx, req, ds);
     return ctx.files.update(ds.metadata.uuid, fileName(name), validateFilePatch(jsonBody(req), false));
   },
-} as const satisfies Record<string, FileOp>;
+} as const satisfies Record<FileRoute, FileOp>;
 
-/** Registers the raw routes under both dataset reference forms. POST /data/{ref} and /list are shared with tabular (see data-routes). */
+/**
+ * Registers the raw routes under both dataset reference forms: `:name` and `:name/metadata`, and a
+ * wildcard for names sent as several path segments. POST /data/{ref} and /list are shared with tabular
+ * (see data-routes); the tabular paths (/schema, /stage/...) win over these and hand a raw dataset's
+ * requests back (tabular-v1/raw-paths).
+ */
 export function fileRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const summaries: Record<keyof typeof fileOps, string> = {
+  const summaries: Record<FileRoute, string> = {
     'GET :name': 'Download file content (Range, ETag)',
     'PATCH :name': 'Upload file content (streamed)',
     'DELETE :name': 'Delete a file',
     'GET :name/metadata': 'File metadata',
     'PATCH :name/metadata': 'Update file metadata',
   };
+  const many = 'a file whose name holds "/" sent as path segments; a last segment "metadata" is its metadata unless a file of the full name exists (GET) or the body is bytes (PATCH)';
   for (const p of dataPrefixes(ctx)) {
-    for (const [route, op] of Object.entries(fileOps)) {
+    for (const route of Object.keys(fileOps) as FileRoute[]) {
       const [method, path] = route.split(' ') as ['GET' | 'PATCH' | 'DELETE', string];
       app.route({
         method,
         url: `${p}/${path}`,
-        schema: { tags, summary: summaries[route as keyof typeof fileOps] },
-        handler: (req, reply) => op(ctx, req, reply, (req as FileReq).params.name),
+        schema: { tags, summary: summaries[route] },
+        handler: (req, reply) => {
+          const { name } = (req as FileReq).params;
+          return answerFilePath(ctx, req, reply, path === ':name' ? [name] : [name, 'metadata']);
+        },
+      });
+    }
+    // the segments after the reference, each decoded on its own (the prefix has `depth` of them)
+    const depth = p.split('/').length - 1;
+    const stray = p === '/data/:ds' ? `catalog.${ctx.kinds.domain}` : undefined;
+    for (const method of ['GET', 'PATCH', 'DELETE'] as const) {
+      app.route({
+        method,
+        url: `${p}/*`,
+        schema: { tags, summary: `${method === 'GET' ? 'Download' : method === 'PATCH' ? 'Upload' : 'Delete'} ${many}` },
+        handler: (req, reply) => {
+          // GET /data/catalog.<domain>/dataset/<name> (no file) lands here as dataset "catalog.<domain>"
+          if ((req.params as { ds: string }).ds === stray) throw notFound(`no route ${req.method} ${req.url.split('?')[0]}`);
+          return answerFilePath(ctx, req, reply, pathSegments(req, depth));
+        },
       });
     }
   }
+}
+
+/**
+ * Answers a request for the file path `segments` (after the dataset reference) as the file routes do:
+ * which file and which of its routes by {@link fileTarget}'s rule; 404 for a method no file route has.
+ * Used by the tabular paths too, on a raw dataset.
+ */
+export async function answerFilePath(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, segments: readonly string[]): Promise<unknown> {
+  const exists = (name: string): boolean => {
+    const ds = datasetOf(ctx, req);
+    return storageClassOf(ctx, ds) === 'raw' && ctx.files.has(ds.metadata.uuid, name);
+  };
+  const t = fileTarget(req.method, segments, { bytes: req.body instanceof Readable, exists });
+  if (t === undefined) throw notFound(`no route ${req.method} ${req.url.split('?')[0]}`);
+  return fileOps[t.route](ctx, req, reply, t.name);
 }
 
 /** POST /data/{ref} on a raw dataset: the file entry. */
@@ -123,4 +160,15 @@ async function download(ctx: AppContext, req: FastifyRequest, reply: FastifyRepl
     reply.header('content-length', size);
   }
   return reply.send(stream);
+}
+
+// the percent-decoded segments of the request path after its first `depth`
+function pathSegments(req: FastifyRequest, depth: number): string[] {
+  const path = req.url.split('?', 1)[0]!;
+  const raw = path.split('/').slice(depth + 1);
+  try {
+    return raw.map(decodeURIComponent);
+  } catch {
+    throw badRequest(`the path of ${req.method} ${path.slice(0, 120)} holds malformed percent-encoding`);
+  }
 }

@@ -48,10 +48,14 @@ export class RawFileStore {
     return meta!;
   }
 
+  /** Whether the dataset has a file of this name. */
+  has(dataset: string, name: string): boolean {
+    return this.find(dataset, name) !== undefined;
+  }
+
   /** The record of a file, or 404. */
   get(dataset: string, name: string): FileRecord {
-    const seq = this.db.files.get(nameKey(dataset, name)) as number | undefined;
-    const rec = seq === undefined ? undefined : (this.db.files.get(fileKey(dataset, seq)) as FileRecord | undefined);
+    const rec = this.find(dataset, name);
     if (!rec) throw notFound(`no file "${name}" in dataset ${dataset}`);
     return rec;
   }
@@ -192,6 +196,11 @@ export class RawFileStore {
       for (const key of this.db.files.getKeys({ start: [dataset], end: [dataset, '\uffff'] })) this.db.files.remove(key as Key);
     });
     await rm(join(this.dir, dataset), { recursive: true, force: true });
+  }
+
+  private find(dataset: string, name: string): FileRecord | undefined {
+    const seq = this.db.files.get(nameKey(dataset, name)) as number | undefined;
+    return seq === undefined ? undefined : (this.db.files.get(fileKey(dataset, seq)) as FileRecord | undefined);
   }
 
   private blobPath(dataset: string, id: string): string {

@@ -1,8 +1,9 @@
-// installJsonParser: which integers are read again exactly (bigints), and what stays JSON.parse's reading.
+// installJsonParser: which integers are read again exactly (bigints), and what stays JSON.parse's reading;
+// boolParam: the spellings of a boolean query parameter the clients send.
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installErrorHandler } from './error-handler.js';
-import { installJsonParser } from './body.js';
+import { boolParam, installJsonParser } from './body.js';
 
 let app: FastifyInstance;
 // each route answers what its parser read, bigints as {bigint: digits}
@@ -58,5 +59,24 @@ describe('the other parsers', () => {
   it("the app's reads JSON as JSON.parse does; a fields list reads only those fields exactly", async () => {
     expect((await post('/plain', '{"a": 9007199254740993}')).body).toEqual({ a: 9007199254740992 });
     expect((await post('/vars', '{"vars": [9007199254740993], "a": 9007199254740993}')).body).toEqual({ vars: [big('9007199254740993')], a: 9007199254740992 });
+  });
+});
+
+describe('boolParam', () => {
+  it('reads true/false in any case (Python writes True/False, R TRUE/FALSE) and 1/0', () => {
+    for (const v of ['true', 'True', 'TRUE', 'tRuE', '1', true]) expect(boolParam(v, 'overwrite', false), String(v)).toBe(true);
+    for (const v of ['false', 'False', 'FALSE', 'fAlSe', '0', false]) expect(boolParam(v, 'overwrite', true), String(v)).toBe(false);
+  });
+
+  it('gives the fallback when the parameter is absent or empty', () => {
+    expect(boolParam(undefined, 'overwrite', true)).toBe(true);
+    expect(boolParam('', 'overwrite', false)).toBe(false);
+  });
+
+  it('refuses anything else with a 400 naming the parameter and the value', () => {
+    for (const v of ['yes', 'no', 'on', '2', '01', ' true', 'true ', 'truee', 'None', ['true', 'false'], 1]) {
+      expect(() => boolParam(v, 'delete_data', false), JSON.stringify(v)).toThrow(expect.objectContaining({ status: 400, code: 'BadRequest', message: expect.stringMatching(/^query parameter delete_data must be true or false .*, got /) }));
+    }
+    expect(() => boolParam('yes', 'force_delete', false)).toThrow('got "yes"');
   });
 });

@@ -151,10 +151,17 @@ export function intParam(v: unknown, name: string, fallback: number, max = 100_0
   return n;
 }
 
-/** A boolean query parameter (`true`/`false`), or `fallback`. */
+/**
+ * A boolean query parameter, or `fallback` when absent or empty: `true`/`false` in any case (Python's
+ * `requests` writes `True`/`False`, R's httr2 `TRUE`/`FALSE`) or `1`/`0`; 400 for anything else.
+ * @example
+ * boolParam(req.query.overwrite, 'overwrite', false) // ?overwrite=False → false, ?overwrite=1 → true
+ */
 export function boolParam(v: unknown, name: string, fallback: boolean): boolean {
   if (v === undefined || v === '') return fallback;
-  if (v === 'true' || v === true) return true;
-  if (v === 'false' || v === false) return false;
-  throw new ApiError(400, 'BadRequest', `query parameter ${name} must be true or false, got ${JSON.stringify(v)}`);
+  if (typeof v === 'boolean') return v;
+  const word = typeof v === 'string' ? v.toLowerCase() : undefined;
+  if (word === 'true' || word === '1') return true;
+  if (word === 'false' || word === '0') return false;
+  throw new ApiError(400, 'BadRequest', `query parameter ${name} must be true or false (any case) or 1 or 0, got ${JSON.stringify(v)}`);
 }

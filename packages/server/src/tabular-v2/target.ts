@@ -2,7 +2,7 @@
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { isHaloclineError, type Table } from '@halocline/engine';
 import { principalOf } from '../auth/authenticate.js';
-import { ApiError, badRequest, fromEngineError, notFound } from '../errors.js';
+import { ApiError, badRequest, fromEngineError } from '../errors.js';
 import type { AppContext } from '../http/context.js';
 import { checkWrite, storageClassOf } from '../http/datasets.js';
 
@@ -23,12 +23,20 @@ export interface V2Query {
 /** Thrown to answer 204 (no table / no schema), which the clients read as "does not exist". */
 export class NoTable extends Error {}
 
-/** The dataset's table; `write` also requires the caller to own the dataset (or be an admin). */
+// a dataset UUID as the catalog accepts one (any case, with hyphens)
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The dataset's table; `write` also requires the caller to own the dataset (or be an admin, else 403).
+ * A `table_id` that is not a UUID, or names a raw dataset, is a 400; a UUID that names no dataset is
+ * NoTable (204), which both clients read as "the table does not exist", as for a dataset without one.
+ */
 export function target(ctx: AppContext, req: FastifyRequest, write: boolean): Target {
   const id = (req.query as V2Query).table_id;
   if (!id) throw badRequest('the query parameter table_id (the dataset UUID) is required');
+  if (!UUID.test(id)) throw badRequest(`the query parameter table_id must be the dataset UUID, got ${JSON.stringify(id.slice(0, 100))}`);
   const ds = ctx.catalog.get(id);
-  if (!ds || ds.kind !== ctx.kinds.dataset) throw notFound(`no dataset with UUID ${id}`);
+  if (!ds || ds.kind !== ctx.kinds.dataset) throw new NoTable();
   if (storageClassOf(ctx, ds) !== 'tabular') {
     throw badRequest(`dataset ${ds.metadata.name} has storage class ${String(ds.spec.storage_class)}; tabular v2 needs a tabular dataset`);
   }
