@@ -26,7 +26,8 @@ import { MAX_PARAM_LENGTH, frameworkError, installErrorHandler } from './http/er
 import { mountStac } from './http/stac.js';
 import { closeList, type ListScan } from './tabular-v1/list.js';
 import { tabularRoutes } from './tabular-v1/routes.js';
-import { type Stage, transactionRoutes } from './tabular-v1/transactions.js';
+import { type Stage, stageLeaseLimits, stageRoutes } from './tabular-v1/stages.js';
+import { transactionRoutes } from './tabular-v1/transactions.js';
 import { Leases } from './tabular-v2/leases.js';
 import { tabularV2Routes } from './tabular-v2/index.js';
 import { type Pinned, unpin } from './tabular-v2/stream.js';
@@ -62,7 +63,7 @@ export async function createApp(options: AppOptions): Promise<HaloclineApp> {
     files: new RawFileStore(db, config.dataDir),
     authenticate: authenticator(access, tokens),
     listCursors: new Leases<ListScan>(config.cursorTtlMs, closeList, 1000, { what: 'parked list cursors', evictOwn: true }),
-    stages: new Leases<Stage>(config.txIdleMs, (s) => void s.tx.rollback().catch(() => undefined), 1000, { what: 'open stages' }),
+    stages: new Leases<Stage>(config.txIdleMs, (s) => void s.tx.rollback().catch(() => undefined), 1000, stageLeaseLimits),
     txs: new Leases<TxHandle>(config.txIdleMs, (h) => void h.tx.rollback().catch(() => undefined), 10_000, { what: 'open transactions' }),
     selectCursors: new Leases<Pinned>(config.cursorTtlMs, unpin, 1000, { what: 'parked select cursors', evictOwn: true }),
     writes: new WriteGate(),
@@ -124,6 +125,7 @@ export async function createApp(options: AppOptions): Promise<HaloclineApp> {
       dataRoutes(v1, ctx);
       tabularRoutes(v1, ctx);
       transactionRoutes(v1, ctx);
+      stageRoutes(v1, ctx);
     });
     await tabularV2Routes(api, ctx);
   });

@@ -8,7 +8,7 @@ import type { ServerConfig } from '../config.js';
 import type { ServerDb } from '../db.js';
 import type { RawFileStore } from '../files/store.js';
 import type { ListScan } from '../tabular-v1/list.js';
-import type { Stage } from '../tabular-v1/transactions.js';
+import type { Stage } from '../tabular-v1/stages.js';
 import type { Leases } from '../tabular-v2/leases.js';
 import type { Pinned } from '../tabular-v2/stream.js';
 import type { TxHandle } from '../tabular-v2/tx-routes.js';

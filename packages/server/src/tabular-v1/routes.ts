@@ -13,7 +13,7 @@ import { type ListItem, type ListScan, listRows, openList } from './list.js';
 import { toArrowSchema, toV1Schema } from './schema.js';
 import { fileOnRaw } from './raw-paths.js';
 import { validateRows } from './validate-rows.js';
-import { stageOf } from './transactions.js';
+import { stageOf } from './stages.js';
 
 const tags = ['tabular v1'];
 /** Rows of a JSON list answer when the request gives no `limit` (then `next` continues). */
@@ -59,7 +59,7 @@ export async function insertRows(ctx: AppContext, req: FastifyRequest): Promise<
   const body = jsonBody(req) as { data?: unknown; stage_id?: unknown } | undefined;
   const staged = body?.stage_id !== undefined && body.stage_id !== null;
   if (staged && typeof body.stage_id !== 'string') throw badRequest('stage_id: expected the string returned by POST /stage');
-  const stage = staged ? stageOf(ctx, req, body.stage_id as string, ds.metadata.uuid) : undefined;
+  const stage = staged ? stageOf(ctx, req, body.stage_id as string, ds.metadata.uuid).stage : undefined;
   const t = ctx.store.table(ds.metadata.uuid);
   const schema = await schemaOf(t, ds.metadata.name);
   const rows = validateRows(body?.data, schema, MAX_INSERT_ROWS);

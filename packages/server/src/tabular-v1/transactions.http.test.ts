@@ -1,4 +1,5 @@
-// Tabular v1 writes through engine transactions: delete by OQS, update by OQS, stages (create, insert, commit, rollback).
+// Tabular v1 writes by OQS filter, each one transaction: delete, update (PATCH: set columns, or replace the matches by rows).
+// Stages: stages.http.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manifests, startTestServer, type TestServer } from '../test-util/server.js';
 
@@ -71,60 +72,72 @@ describe('delete and update by filter', () => {
   });
 });
 
-describe('stages', () => {
-  it('rows inserted with a stage_id appear only when the stage commits', async () => {
+describe('update by a list of rows (odp-sdk update(dataset, data: List[Dict], filter_query))', () => {
+  it('replaces the rows the filter matches by the rows given, in one transaction', async () => {
     const ref = await table();
-    const stage = await s.json('POST', `${ref}/stage`, { json: { action: 'create' }, key: s.aliceKey });
-    expect(stage.status).toBe(200);
-    const id = stage.body.stage_id as string;
-    expect((await s.json('GET', `${ref}/stage/${id}`, { key: s.aliceKey })).body.status).toBe('active');
-    const ins = await s.json('POST', ref, { json: { data: [{ id: 100, station: 'S9', temp: 1 }], stage_id: id }, key: s.aliceKey });
-    expect(ins.status).toBeLessThan(300);
-    expect(await rows(ref)).toHaveLength(10);
-    expect((await s.json('POST', `${ref}/stage`, { json: { action: 'commit', stage_id: id }, key: s.aliceKey })).status).toBe(200);
-    expect((await rows(ref)).map((r) => Number(r.id))).toContain(100);
-    expect((await s.json('GET', `${ref}/stage/${id}`, { key: s.aliceKey })).status).toBe(404);
+    const data = [{ id: 100, station: 'S0', temp: 1 }, { id: 101, station: 'S0', temp: 2 }];
+    const up = await s.json('PATCH', ref, { json: { update_filters: { '#EQUALS': ['$station', 'S0'] }, data }, key: s.aliceKey });
+    expect(up.status, JSON.stringify(up.body)).toBe(200);
+    expect(up.body).toEqual({ num_rows: 2, num_matched: 5 });
+    const after = await rows(ref);
+    expect(after.map((r) => Number(r.id))).toEqual([1, 3, 5, 7, 9, 100, 101]);
+    expect(after.filter((r) => r.station === 'S0')).toEqual(data);
   });
 
-  it('a deleted stage applies nothing; unknown stages are 404, bad actions 400', async () => {
+  it('a row replaced by its new version (the client example: a filter on a key, the new row); the new rows are not matched themselves', async () => {
     const ref = await table();
-    const id = (await s.json('POST', `${ref}/stage`, { json: { action: 'create' }, key: s.aliceKey })).body.stage_id as string;
-    await s.json('POST', ref, { json: { data: [{ id: 200, station: 'S9', temp: 1 }], stage_id: id }, key: s.aliceKey });
-    expect((await s.req('DELETE', `${ref}/stage/${id}`, { key: s.aliceKey })).status).toBe(204);
-    expect(await rows(ref)).toHaveLength(10);
-    expect((await s.json('POST', ref, { json: { data: [{ id: 1, station: 'S9', temp: 1 }], stage_id: id }, key: s.aliceKey })).status).toBe(404);
-    expect((await s.json('POST', `${ref}/stage`, { json: { action: 'explode' }, key: s.aliceKey })).status).toBe(400);
-    const noId = await s.json('POST', `${ref}/stage`, { json: { action: 'commit' }, key: s.aliceKey });
-    expect(noId.status).toBe(400);
-    expect(noId.body.description).toMatch(/^stage_id: commit needs the stage_id/);
+    const up = await s.json('PATCH', ref, { json: { update_filters: { '#EQUALS': ['$id', 3] }, data: [{ id: 3, station: 'S3', temp: 99 }] }, key: s.aliceKey });
+    expect(up.status).toBe(200);
+    expect(up.body).toEqual({ num_rows: 1, num_matched: 1 });
+    const after = await rows(ref);
+    expect(after).toHaveLength(10);
+    expect(after.find((r) => Number(r.id) === 3)).toEqual({ id: 3, station: 'S3', temp: 99 });
+    // columns left out of a row are null, as in an insert; an empty list deletes the matches
+    expect((await s.json('PATCH', ref, { json: { update_filters: { '#EQUALS': ['$id', 4] }, data: [{ id: 4 }] }, key: s.aliceKey })).status).toBe(200);
+    expect((await rows(ref)).find((r) => Number(r.id) === 4)).toEqual({ id: 4, station: null, temp: null });
+    expect((await s.json('PATCH', ref, { json: { update_filters: { '#EQUALS': ['$id', 5] }, data: [] }, key: s.aliceKey })).body).toEqual({ num_rows: 0, num_matched: 1 });
+    expect((await rows(ref)).map((r) => Number(r.id))).toEqual([0, 1, 2, 3, 4, 6, 7, 8, 9]);
   });
 
-  it('a stage belongs to the account that opened it', async () => {
+  it('a bad row is a 400 naming the row and column, and changes nothing', async () => {
     const ref = await table();
-    const id = (await s.json('POST', `${ref}/stage`, { json: { action: 'create' }, key: s.aliceKey })).body.stage_id as string;
-    const admin = await s.json('POST', ref, { json: { data: [{ id: 300, station: 'S9', temp: 1 }], stage_id: id } });
-    expect(admin.status).toBe(403);
-    expect((await s.json('GET', `${ref}/stage/${id}`, { key: s.aliceKey })).body.status).toBe('active');
-  });
-});
-
-describe('idle stages', () => {
-  it('are rolled back after txIdleMs and then say so', async () => {
-    const idle = await startTestServer({ txIdleMs: 200 });
-    try {
-      expect((await idle.json('POST', '/catalog', { json: manifests.dataset('idle', 'tabular'), key: idle.aliceKey })).status).toBe(201);
-      const ref = '/data/catalog.example.io/dataset/idle';
-      await idle.json('POST', `${ref}/schema`, { json: { table_schema: { id: { type: 'int64' } } }, key: idle.aliceKey });
-      const id = (await idle.json('POST', `${ref}/stage`, { json: { action: 'create' }, key: idle.aliceKey })).body.stage_id as string;
-      await idle.json('POST', ref, { json: { data: [{ id: 1 }], stage_id: id }, key: idle.aliceKey });
-      await new Promise((r) => setTimeout(r, 600));
-      const late = await idle.json('POST', `${ref}/stage`, { json: { action: 'commit', stage_id: id }, key: idle.aliceKey });
-      expect(late.status).toBe(404);
-      expect(late.body.description).toContain('rolled back');
-      const { body } = await idle.json('POST', `${ref}/list`, { json: {}, key: idle.aliceKey });
-      expect(body.data).toEqual([]);
-    } finally {
-      await idle.close();
+    const before = await rows(ref);
+    const filter = { '#GREATER_THAN_OR_EQUALS': ['$id', 0] };
+    const cases: Array<[unknown[], RegExp]> = [
+      [[{ id: 50, station: 'x', temp: 1 }, { id: 51, station: 'y', temp: 'hot' }], /^row 1, column "temp"/],
+      [[{ id: 50, nope: 1 }], /^row 0, column "nope": no such column/],
+      [[{ id: 50 }, { station: 'no id' }], /^row 1, column "id"/],
+      [[[50, 'S0', 1]], /^row 0: expected an object of column to value, got a list/],
+    ];
+    for (const [data, message] of cases) {
+      const bad = await s.json('PATCH', ref, { json: { update_filters: filter, data }, key: s.aliceKey });
+      expect(bad.status, JSON.stringify(data)).toBe(400);
+      expect(bad.body.description).toMatch(message);
     }
+    // a filter the engine refuses: nothing deleted either
+    const unknown = await s.json('PATCH', ref, { json: { update_filters: { '#EQUALS': ['$nope', 1] }, data: [{ id: 1 }] }, key: s.aliceKey });
+    expect(unknown.status).toBe(400);
+    expect(await rows(ref)).toEqual(before);
+  });
+
+  it('takes int64 values beyond 2^53 exactly, as insert does', async () => {
+    const ref = await table();
+    const body = '{"update_filters": {"#EQUALS": ["$id", 2]}, "data": [{"id": 9007199254740993, "station": "big"}, {"id": "9007199254740995"}]}';
+    const up = await s.req('PATCH', ref, { body, headers: { 'content-type': 'application/json' }, key: s.aliceKey });
+    expect(up.status, await up.clone().text()).toBe(200);
+    const list = await s.req('POST', `${ref}/list`, { json: { '#EQUALS': ['$station', 'big'] }, key: s.aliceKey });
+    expect(await list.text()).toContain('"id":"9007199254740993"');
+    expect((await rows(ref)).map((r) => String(r.id))).toContain('9007199254740995');
+  });
+
+  it('refuses a stage_id (an update does not run in a stage) and data that is neither a list nor an object', async () => {
+    const ref = await table();
+    const staged = await s.json('PATCH', ref, { json: { update_filters: {}, data: [], stage_id: '00000000-0000-4000-8000-000000000000' }, key: s.aliceKey });
+    expect(staged.status).toBe(400);
+    expect(staged.body.description).toMatch(/^stage_id: PATCH does not run in a stage/);
+    const text = await s.json('PATCH', ref, { json: { update_filters: {}, data: 'x' }, key: s.aliceKey });
+    expect(text.status).toBe(400);
+    expect(text.body.description).toMatch(/^data: expected a list of rows/);
+    expect(await rows(ref)).toHaveLength(10);
   });
 });

@@ -1,25 +1,18 @@
-// Tabular v1 writes through engine transactions: POST /data/{ref}/delete, PATCH /data/{ref}, /stage.
+// Tabular v1 writes by filter, each in one engine transaction: POST /data/{ref}/delete, PATCH /data/{ref}.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Table, Transaction } from '@halocline/engine';
+import { type Table, type Transaction, toRecordBatches } from '@halocline/engine';
 import type { Schema } from 'apache-arrow';
-import { principalOf } from '../auth/authenticate.js';
-import { badRequest, forbidden, notFound } from '../errors.js';
-import { boolParam, jsonBody } from '../http/body.js';
+import { badRequest, notFound } from '../errors.js';
+import { jsonBody } from '../http/body.js';
 import type { AppContext } from '../http/context.js';
 import { checkWrite, dataPrefixes, datasetWithClass } from '../http/datasets.js';
 import { parseOqs } from '../oqs/index.js';
 import { rowPatcher } from './patch.js';
-import { fileOnRaw } from './raw-paths.js';
+import { MAX_INSERT_ROWS } from './routes.js';
 import { toEngineFilter } from './to-query.js';
-import { jsonValueReader } from './validate-rows.js';
+import { jsonValueReader, validateRows } from './validate-rows.js';
 
-/** An open stage: an engine transaction held between requests (`ctx.stages`). */
-export interface Stage {
-  readonly tx: Transaction;
-  readonly created: string;
-}
-
-/** Registers the delete, update and stage routes. */
+/** Registers the delete and update routes. */
 export function transactionRoutes(app: FastifyInstance, ctx: AppContext): void {
   const tags = ['tabular v1'];
   const writable = (req: FastifyRequest, op: string) => {
@@ -33,14 +26,17 @@ export function transactionRoutes(app: FastifyInstance, ctx: AppContext): void {
       const f = engineFilter(jsonBody(req), await t.schema());
       return { num_rows: await inTransaction(t, (tx) => tx.delete(f.query, { vars: f.vars })) };
     });
-    app.patch(`${p}`, { schema: { tags, summary: 'Update rows: {update_filters, data}' } }, async (req) => {
+    app.patch(`${p}`, { schema: { tags, summary: 'Update rows: {update_filters, data}; data a list replaces the matches, an object sets columns on them' } }, async (req) => {
       const { ds, t } = writable(req, 'updating rows');
-      const body = jsonBody(req) as { update_filters?: unknown; data?: unknown } | undefined;
+      const body = jsonBody(req) as { update_filters?: unknown; data?: unknown; stage_id?: unknown } | undefined;
+      // the clients never send one; taking it silently would apply the update outside the stage
+      if (body?.stage_id !== undefined && body.stage_id !== null) throw badRequest('stage_id: PATCH does not run in a stage; commit the stage, then PATCH without a stage_id');
       const schema = await t.schema();
       if (!schema) throw notFound(`dataset ${ds.metadata.name} has no table schema yet (POST /data/{ref}/schema creates it)`);
       const f = engineFilter(body?.update_filters, schema);
       const given = body?.data;
-      if (typeof given !== 'object' || given === null || Array.isArray(given)) throw badRequest('data: expected an object of column to new value');
+      if (Array.isArray(given)) return replaceRows(t, f, schema, given);
+      if (typeof given !== 'object' || given === null) throw badRequest('data: expected a list of rows (they replace the rows update_filters matches) or an object of column to new value (set on each match)');
       const next = rowPatcher(schema, jsonValueReader(schema)(given as Record<string, unknown>, 'data'), t.name);
       return {
         num_rows: await inTransaction(t, async (tx) => {
@@ -56,54 +52,22 @@ export function transactionRoutes(app: FastifyInstance, ctx: AppContext): void {
         }),
       };
     });
-    app.post(`${p}/stage`, { schema: { tags, summary: 'Stage: {action: create|commit, stage_id?}' } }, async (req) => {
-      const { ds, t } = writable(req, 'staging');
-      const body = jsonBody(req) as { action?: unknown; stage_id?: unknown } | undefined;
-      if (body?.action === 'create') {
-        const tx = await t.begin();
-        try {
-          return { stage_id: ctx.stages.add({ tx, created: new Date().toISOString() }, ds.metadata.uuid, principalOf(req).id), status: 'active' };
-        } catch (e) {
-          await tx.rollback(); // refused (too many open): release its snapshot
-          throw e;
-        }
-      }
-      if (body?.action === 'commit') {
-        if (typeof body.stage_id !== 'string' || body.stage_id === '') throw badRequest('stage_id: commit needs the stage_id returned by {"action": "create"}');
-        const s = stageOf(ctx, req, body.stage_id, ds.metadata.uuid);
-        ctx.stages.delete(body.stage_id);
-        await s.tx.commit();
-        return { stage_id: body.stage_id, status: 'committed' };
-      }
-      throw badRequest('action: expected "create" or "commit"');
-    });
-    // on a raw dataset, /stage/metadata is the metadata of a file named "stage"
-    type StageReq = FastifyRequest<{ Params: { id: string }; Querystring: { force_delete?: string } }>;
-    const stageFile = (req: StageReq) => ['stage', req.params.id];
-    app.get(`${p}/stage/:id`, { schema: { tags, summary: 'A stage' } }, fileOnRaw(ctx, stageFile, async (req) => {
-      const ds = datasetWithClass(ctx, req, 'tabular', 'reading a stage');
-      const s = stageOf(ctx, req, req.params.id, ds.metadata.uuid);
-      return { stage_id: req.params.id, status: 'active', created_time: s.created };
-    }));
-    app.delete(`${p}/stage/:id`, { schema: { tags, summary: 'Roll a stage back' } }, fileOnRaw(ctx, stageFile, async (req, reply) => {
-      const { ds } = writable(req, 'deleting a stage');
-      boolParam(req.query.force_delete, 'force_delete', false);
-      const s = stageOf(ctx, req, req.params.id, ds.metadata.uuid);
-      ctx.stages.delete(req.params.id);
-      await s.tx.rollback();
-      return reply.status(204).send();
-    }));
   }
 }
 
-/** The open stage `id` of a dataset, opened by this account (inserts with `stage_id` use it); 404 otherwise. */
-export function stageOf(ctx: AppContext, req: FastifyRequest, id: string, dataset: string): Stage {
-  const got = ctx.stages.get(id, dataset, principalOf(req).id);
-  if (got === 'owner') throw forbidden(`stage ${id} belongs to another account`);
-  if (got === 'expired') throw notFound(`stage ${id} was rolled back after ${ctx.config.txIdleMs} ms idle`);
-  if (got === 'deleted') throw notFound(`stage ${id} was rolled back because its dataset was deleted`);
-  if (typeof got === 'string') throw notFound(`no open stage ${id} on this dataset`);
-  return got;
+/**
+ * PATCH with `data` a list (odp-sdk's `update(dataset, data: List[Dict], filter_query)`): the rows
+ * `f` matches are deleted and `rows` inserted, in one transaction. The rows are checked and converted
+ * first, as an insert's (400 naming the row and column), so a bad row changes nothing.
+ */
+async function replaceRows(t: Table, f: EngineFilter, schema: Schema, rows: unknown[]): Promise<{ num_rows: number; num_matched: number }> {
+  const batches = toRecordBatches(schema, validateRows(rows, schema, MAX_INSERT_ROWS), { table: t.name });
+  return inTransaction(t, async (tx) => {
+    // deleted before the insert, so the new rows are not matched themselves
+    const matched = await tx.delete(f.query, { vars: f.vars });
+    for (const b of batches) await tx.insert(b);
+    return { num_rows: rows.length, num_matched: matched };
+  });
 }
 
 async function inTransaction<T>(t: Table, work: (tx: Transaction) => Promise<T>): Promise<T> {
@@ -118,7 +82,9 @@ async function inTransaction<T>(t: Table, work: (tx: Transaction) => Promise<T>)
   }
 }
 
-function engineFilter(body: unknown, schema: Schema | undefined): { query: string; vars: Record<string, unknown> } {
+type EngineFilter = { readonly query: string; readonly vars: Record<string, unknown> };
+
+function engineFilter(body: unknown, schema: Schema | undefined): EngineFilter {
   const f = toEngineFilter(parseOqs(body), schema);
   if (!f) throw badRequest('this filter cannot be evaluated by the engine (geometry operators, nested paths or match-by-example); use comparisons on columns');
   return f.query === '' ? { query: '1 == 1', vars: {} } : f;

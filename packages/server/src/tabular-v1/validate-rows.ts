@@ -18,7 +18,8 @@ export function validateRows(data: unknown, schema: Schema, max: number): Record
   const columns = new Set(schema.fields.map((f) => f.name));
   const geometry = schema.fields.filter((f) => f.metadata.get('class') === 'geometry' && String(f.type) === 'Utf8').map((f) => f.name);
   data.forEach((row, i) => {
-    if (typeof row !== 'object' || row === null || Array.isArray(row)) throw badRequest(`row ${i}: expected an object of column to value`, 'InvalidData');
+    if (Array.isArray(row)) throw badRequest(`row ${i}: expected an object of column to value, got a list of values without column names`, 'InvalidData');
+    if (typeof row !== 'object' || row === null) throw badRequest(`row ${i}: expected an object of column to value`, 'InvalidData');
     for (const k of Object.keys(row)) if (!columns.has(k)) throw badRequest(`row ${i}, column "${k}": no such column (columns: ${[...columns].join(', ')})`, 'InvalidData');
     for (const g of geometry) {
       const v = (row as Record<string, unknown>)[g];

@@ -1,5 +1,5 @@
 // Leases per account: one account cannot push another's transactions or cursors out of the shared map.
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Leases } from './leases.js';
 
 describe('Leases limits', () => {
@@ -51,6 +51,41 @@ describe('Leases limits', () => {
     expect(l.get(a, 'T', 'alice')).toBe('deleted');
     expect(l.get(c, 'T', 'bob')).toBe('deleted');
     expect(l.get(b, 'U', 'alice')).toBe('b');
+    l.close();
+  });
+});
+
+describe('Leases ids and expiry', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('takes its ids from newId when given (v1 stages: UUIDs), else 32 hex digits', () => {
+    let k = 0;
+    const named = new Leases<string>(60_000, () => undefined, 10, { newId: () => `id-${k++}` });
+    expect(named.add('a', 'T', 'alice')).toBe('id-0');
+    expect(named.get('id-0', 'T', 'alice')).toBe('a');
+    expect(new Leases<string>(60_000, () => undefined).add('a', 'T', 'alice')).toMatch(/^[0-9a-f]{32}$/);
+    named.close();
+  });
+
+  it('expiresAt is the last use plus idleMs: a get pushes it back; held lists without touching', () => {
+    vi.useFakeTimers({ now: 1_000_000 });
+    const expired: string[] = [];
+    const l = new Leases<string>(5_000, (v) => expired.push(v), 10);
+    const a = l.add('a', 'T', 'alice');
+    const b = l.add('b', 'T', 'alice');
+    l.add('c', 'T', 'bob');
+    l.add('d', 'U', 'alice');
+    expect(l.expiresAt(a)).toBe(1_005_000);
+    vi.advanceTimersByTime(3_000);
+    expect(l.get(a, 'T', 'alice')).toBe('a');
+    expect(l.expiresAt(a)).toBe(1_008_000);
+    expect(l.held('T', 'alice')).toEqual([{ id: a, value: 'a', expires: 1_008_000 }, { id: b, value: 'b', expires: 1_005_000 }]);
+    vi.advanceTimersByTime(2_000); // b, c and d reach their deadline; a was used
+    expect(expired.sort()).toEqual(['b', 'c', 'd']);
+    expect(l.held('T', 'alice').map((x) => x.id)).toEqual([a]);
+    expect(l.expiresAt(b)).toBeUndefined();
     l.close();
   });
 });

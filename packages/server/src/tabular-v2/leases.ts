@@ -8,6 +8,8 @@ interface Lease<T> {
   readonly table: string;
   readonly owner: string;
   timer: NodeJS.Timeout;
+  /** When the idle timer fires (ms since the epoch): the last use plus `idleMs`. */
+  expires: number;
 }
 
 /** Why `get` found nothing usable. */
@@ -24,6 +26,8 @@ export interface LeaseLimits {
   readonly what?: string;
   /** At the limit, expire the account's own oldest item instead of refusing (for cursors a client may abandon). */
   readonly evictOwn?: boolean;
+  /** A new item's id; default 32 random hex digits. */
+  readonly newId?: () => string;
 }
 
 /**
@@ -54,8 +58,8 @@ export class Leases<T> {
       this.expire(this.oldestOf(owner)!);
     }
     if (this.items.size >= this.max) this.expire(this.items.keys().next().value!);
-    const id = randomBytes(16).toString('hex');
-    this.items.set(id, { value, table, owner, timer: this.timer(id) });
+    const id = this.limits.newId?.() ?? randomBytes(16).toString('hex');
+    this.items.set(id, { value, table, owner, ...this.timer(id) });
     this.owned.set(owner, (this.owned.get(owner) ?? 0) + 1);
     return id;
   }
@@ -67,8 +71,18 @@ export class Leases<T> {
     if (lease.table !== table) return 'table';
     if (lease.owner !== owner) return 'owner';
     clearTimeout(lease.timer);
-    lease.timer = this.timer(id);
+    Object.assign(lease, this.timer(id));
     return lease.value;
+  }
+
+  /** When item `id` expires unless used again (ms since the epoch); undefined if it is not held. */
+  expiresAt(id: string): number | undefined {
+    return this.items.get(id)?.expires;
+  }
+
+  /** The items of `table` held by `owner`, oldest first, without restarting their idle clocks. */
+  held(table: string, owner: string): { id: string; value: T; expires: number }[] {
+    return [...this.items].filter(([, l]) => l.table === table && l.owner === owner).map(([id, l]) => ({ id, value: l.value, expires: l.expires }));
   }
 
   /** Forgets an item without expiring it. */
@@ -92,10 +106,10 @@ export class Leases<T> {
     for (const id of [...this.items.keys()]) this.expire(id);
   }
 
-  private timer(id: string): NodeJS.Timeout {
-    const t = setTimeout(() => this.expire(id), this.idleMs);
-    t.unref();
-    return t;
+  private timer(id: string): { timer: NodeJS.Timeout; expires: number } {
+    const timer = setTimeout(() => this.expire(id), this.idleMs);
+    timer.unref();
+    return { timer, expires: Date.now() + this.idleMs };
   }
 
   private oldestOf(owner: string): string | undefined {
