@@ -76,6 +76,19 @@ describe('catalog and files against a server', () => {
   });
 });
 
+describe('a table that does not exist', () => {
+  it('is NotFound for the files beside it, which the server answers with a bodiless 204', async () => {
+    const t = new Client({ baseUrl: server.url, apiKey: key }).table('00000000-0000-4000-8000-000000000000');
+    const notFound = { code: 'NotFound', message: 'table "00000000-0000-4000-8000-000000000000" does not exist' };
+    await expect(t.raw.list()).rejects.toMatchObject(notFound);
+    await expect(t.raw.upload('a.csv', new TextEncoder().encode('x\n1\n'))).rejects.toMatchObject(notFound);
+    await expect(t.raw.updateMeta('a.csv', { properties: { k: 'v' } })).rejects.toMatchObject(notFound);
+    await expect(t.raw.download('a.csv')).rejects.toMatchObject(notFound);
+    await expect(t.raw.ingest('a.csv')).rejects.toMatchObject(notFound);
+    await expect(t.raw.ingest('a.csv', { onProgress: () => {} })).rejects.toMatchObject(notFound);
+  });
+});
+
 describe('remote replace left by a throw', () => {
   it("keeps the caller's error when putting the unreached rows back fails, with the restore failure attached", async () => {
     const c = new Client({ baseUrl: server.url, apiKey: key });

@@ -24,8 +24,19 @@ export class RemoteRaw implements RawFilesApi {
     readonly tableId: string,
   ) {}
 
+  // the server answers 204 with no body when the table does not exist (wire-protocol.md)
+  private missing(): HaloclineError {
+    return new HaloclineError('NotFound', `table "${this.tableId}" does not exist`, { table: this.tableId });
+  }
+
+  private async call<T>(r: Parameters<Http['json']>[0]): Promise<T> {
+    const body = await this.http.json<T | undefined>(r);
+    if (body === undefined) throw this.missing();
+    return body;
+  }
+
   async upload(name: string, body: UploadBody, options: UploadOptions = {}): Promise<string> {
-    const r = await this.http.json<{ raw_id: string }>({
+    const r = await this.call<{ raw_id: string }>({
       method: 'POST', path: '/api/table/v2/raw/upload', query: { table_id: this.tableId, name, mime_type: options.mimetype }, body: body as Uint8Array,
     });
     return r.raw_id;
@@ -38,16 +49,17 @@ export class RemoteRaw implements RawFilesApi {
       delete body.mimetype;
     }
     if (patch.geometry instanceof Uint8Array) body.geometry = Buffer.from(patch.geometry).toString('hex');
-    return entry(await this.http.json<WireEntry>({ method: 'POST', path: '/api/table/v2/raw/update_meta', query: { table_id: this.tableId, id: idOrName }, json: body }));
+    return entry(await this.call<WireEntry>({ method: 'POST', path: '/api/table/v2/raw/update_meta', query: { table_id: this.tableId, id: idOrName }, json: body }));
   }
 
   async list(filter?: string, options: ListOptions = {}): Promise<RawEntry[]> {
-    const r = await this.http.json<{ files: WireEntry[] }>({ method: 'POST', path: '/api/table/v2/raw/list', query: { table_id: this.tableId }, json: { query: filter ?? null, vars: options.vars ?? null }, read: true });
+    const r = await this.call<{ files: WireEntry[] }>({ method: 'POST', path: '/api/table/v2/raw/list', query: { table_id: this.tableId }, json: { query: filter ?? null, vars: options.vars ?? null }, read: true });
     return r.files.map(entry);
   }
 
   async download(idOrName: string): Promise<Readable> {
     const res = await this.http.send({ method: 'POST', path: '/api/table/v2/raw/download', query: { table_id: this.tableId, id: idOrName }, read: true });
+    if (res.status === 204) throw this.missing();
     return Readable.fromWeb(res.body as never);
   }
 
@@ -61,8 +73,9 @@ export class RemoteRaw implements RawFilesApi {
    */
   async ingest(idOrName: string, options: IngestOptions = {}): Promise<IngestResult> {
     const request = { method: 'POST', path: '/api/table/v2/raw/ingest', query: { table_id: this.tableId, id: idOrName, opt: options.opt } } as const;
-    if (!options.onProgress) return result(await this.http.json<IngestResult>(request));
+    if (!options.onProgress) return result(await this.call<IngestResult>(request));
     const res = await this.http.stream({ ...request, headers: { accept: 'application/x-ndjson' } });
+    if (res.status === 204) throw this.missing();
     for await (const line of createInterface({ input: res.body, crlfDelay: Infinity })) {
       if (line.trim() === '') continue;
       const m = JSON.parse(line) as { rows?: number; bytes?: number; total_bytes?: number; result?: IngestResult; error?: string; code?: string };
