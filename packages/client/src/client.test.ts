@@ -86,6 +86,7 @@ describe('a table that does not exist', () => {
     await expect(t.raw.download('a.csv')).rejects.toMatchObject(notFound);
     await expect(t.raw.ingest('a.csv')).rejects.toMatchObject(notFound);
     await expect(t.raw.ingest('a.csv', { onProgress: () => {} })).rejects.toMatchObject(notFound);
+    await expect(t.raw.delete('a.csv')).rejects.toMatchObject(notFound);
   });
 });
 

@@ -64,7 +64,8 @@ export class RemoteRaw implements RawFilesApi {
   }
 
   async delete(idOrName: string): Promise<void> {
-    await this.http.send({ method: 'POST', path: '/api/table/v2/raw/delete', query: { table_id: this.tableId, id: idOrName } });
+    const res = await this.http.send({ method: 'POST', path: '/api/table/v2/raw/delete', query: { table_id: this.tableId, id: idOrName } });
+    if (res.status === 204) throw this.missing();
   }
 
   /**

@@ -62,7 +62,8 @@ export function rawRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.post(`${base}/delete`, { schema: { tags, summary: 'Remove a file' } }, async (req, reply) => {
     const t = target(ctx, req, true);
     await t.table.raw.delete(param(req, 'id'));
-    return reply.status(204).send();
+    // 200 with a JSON body: 204 means "no such table" to both clients (the R client's request_json fails on it)
+    return reply.send({});
   });
 
   app.post(`${base}/ingest`, { schema: { tags, summary: 'Parse a file into the table (opt append|truncate|drop); progress lines with Accept: application/x-ndjson' } }, async (req, reply) => {
