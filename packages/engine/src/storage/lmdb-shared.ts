@@ -15,6 +15,8 @@ interface Entry {
   db: RootDatabase<unknown, string>;
   options: string;
   uses: number;
+  /** The periodic check for readers of dead processes (unref'd). */
+  check: NodeJS.Timeout;
   /** Set once the last use is released: the close still running. */
   closing?: Promise<void>;
 }
@@ -62,7 +64,8 @@ export async function openShared<V>(path: string, options: Omit<RootDatabaseOpti
   }
   if (!entry) {
     checkDataFile(join(key, 'data.mdb')); // synchronous: no other open of this path may start meanwhile
-    entry = { db: open<unknown, string>({ ...options, overlappingSync: false, path: key }), options: described, uses: 0 };
+    const db = open<unknown, string>({ ...options, overlappingSync: false, path: key });
+    entry = { db, options: described, uses: 0, check: setInterval(() => clearStaleReaders(db), READER_CHECK_MS).unref() };
     handles.set(key, entry);
   }
   entry.uses++;
@@ -74,8 +77,32 @@ export async function openShared<V>(path: string, options: Omit<RootDatabaseOpti
       if (released) return;
       released = true;
       if (--taken.uses > 0) return;
+      clearInterval(taken.check);
       taken.closing = taken.db.close().finally(() => handles.delete(key));
       await taken.closing;
     },
   };
+}
+
+/**
+ * How often each open environment clears the reader slots of processes that died holding a read
+ * snapshot (kill -9). LMDB cannot reuse a page freed after the oldest snapshot in its reader table, so
+ * such a slot makes the data file grow by every commit's copied pages until it is cleared; lmdb-js
+ * clears them when a process opens the environment and at most every 10 minutes on a write.
+ */
+export const READER_CHECK_MS = 30_000;
+
+/** Clears the reader slots of dead processes in every environment this process has open; how many. */
+export function checkReaders(): number {
+  let cleared = 0;
+  for (const entry of handles.values()) if (!entry.closing) cleared += clearStaleReaders(entry.db);
+  return cleared;
+}
+
+function clearStaleReaders(db: RootDatabase<unknown, string>): number {
+  try {
+    return db.readerCheck();
+  } catch {
+    return 0; // closing meanwhile: nothing to clear
+  }
 }
