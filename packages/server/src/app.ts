@@ -87,6 +87,16 @@ export async function createApp(options: AppOptions): Promise<HaloclineApp> {
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });
+  // an answer sent before the request's body was read (an upload refused: 409, 404, 400) leaves the body
+  // piped into a reader that never reads it; Node then neither drains it nor parses the connection's next
+  // request, which waits until the keep-alive timeout. Whatever is left of it is read and discarded
+  app.addHook('onResponse', async (req) => {
+    const raw = req.raw;
+    if (!raw.readableEnded && !raw.destroyed) {
+      raw.unpipe();
+      raw.resume();
+    }
+  });
   app.addHook('onClose', async () => {
     ctx.listCursors.close();
     ctx.stages.close();
