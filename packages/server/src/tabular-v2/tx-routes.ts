@@ -19,6 +19,8 @@ const tags = ['tabular v2'];
 export interface TxHandle {
   readonly tx: Transaction;
   busy: number;
+  /** Why the transaction can no longer commit: a replace's answer was cut off (the rows it removed did not all reach the client). */
+  broken?: string;
 }
 
 /**
@@ -61,6 +63,12 @@ export function txRoutes(app: FastifyInstance, ctx: AppContext, txs: Leases<TxHa
     const body = selectBody(req);
     if (body.query === undefined) throw badRequest('replace needs a filter; send 1==1 to replace every row');
     const p = await pin(schema, handle.tx.replaceBatches(body.query, { vars: body.vars }));
+    // the rows a replace answers are removed once taken from the engine, read by the client or not: an
+    // answer cut off (the client gone) leaves the transaction unable to commit, lest it delete rows the
+    // client never got to insert again
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished) handle.broken ??= `a replace's answer (query ${JSON.stringify(body.query)}) was cut off before all its rows were sent`;
+    });
     return reply.type(ARROW_STREAM).send(Readable.from(ipcSelect(p, Number.POSITIVE_INFINITY, () => '')));
   });
 
@@ -68,6 +76,10 @@ export function txRoutes(app: FastifyInstance, ctx: AppContext, txs: Leases<TxHa
     app.post(path, { schema: { tags, summary: 'Commit the transaction tx_id' } }, async (req) => {
       const { id, handle } = finishable(ctx, req, txs, 'commit');
       txs.delete(id);
+      if (handle.broken !== undefined) {
+        await handle.tx.rollback();
+        throw new ApiError(409, 'TransactionBroken', `transaction ${id} cannot commit: ${handle.broken}, so the rows it removed may not have reached the client; it has been rolled back, begin a new one`);
+      }
       await handle.tx.commit();
       return { tx_id: id, state: handle.tx.state };
     });

@@ -79,3 +79,38 @@ describe('a bad insert into a transaction', () => {
     }
   });
 });
+
+describe('a replace whose answer the client cut off', () => {
+  it('leaves its transaction unable to commit (409 TransactionBroken, rolled back): nothing it removed is lost', async () => {
+    const t = (await s.json('POST', '/catalog', { json: manifests.dataset('tx-v2-cut', 'tabular') })).body.metadata.uuid as string;
+    const at = (op: string, tx = '') => `/api/table/v2/${op}?table_id=${t}${tx ? `&tx_id=${tx}` : ''}`;
+    expect((await s.req('POST', at('sdk/create'), { headers: arrow, body: ipc() })).status).toBe(200);
+    const rows = 200_000;
+    for (let from = 0; from < rows; from += 50_000) {
+      expect((await s.req('POST', at('sdk/insert'), { headers: arrow, body: ipc(batch(Array.from({ length: 50_000 }, (_, i) => from + i), 'z'.repeat(100))) })).status).toBe(200);
+    }
+    const tx = (await s.json('POST', at('begin'))).body.tx_id as string;
+    const cut = new AbortController();
+    const res = await fetch(`${s.url}${at('sdk/replace', tx)}`, { method: 'POST', headers: { authorization: `ApiKey ${s.adminKey}`, 'content-type': 'application/json' }, body: '{"query": "1==1"}', signal: cut.signal });
+    expect(res.status).toBe(200);
+    await res.body!.getReader().read(); // the first bytes of ~20 MB, then the client goes
+    cut.abort();
+    // the server sees the connection close once its stream stops
+    let commit: Response;
+    do {
+      await new Promise((r) => setTimeout(r, 50));
+      commit = await s.req('POST', at('commit', tx));
+    } while (commit.status === 409 && commit.headers.get('x-halocline-error') === 'TransactionBusy');
+    expect(commit.status).toBe(409);
+    expect(commit.headers.get('x-halocline-error')).toBe('TransactionBroken');
+    expect(await commit.text()).toMatch(/was cut off before all its rows were sent.*rolled back/);
+    expect((await s.json('POST', at('stats'))).body.num_rows).toBe(rows);
+    expect((await s.req('POST', at('commit', tx))).status).toBe(404); // gone
+    // a replace read to its end commits as before
+    const whole = (await s.json('POST', at('begin'))).body.tx_id as string;
+    const all = await s.req('POST', at('sdk/replace', whole), { json: { query: 'id < 10' } });
+    await all.arrayBuffer();
+    expect((await s.req('POST', at('commit', whole))).status).toBe(200);
+    expect((await s.json('POST', at('stats'))).body.num_rows).toBe(rows - 10);
+  }, 60_000);
+});
