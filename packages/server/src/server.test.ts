@@ -17,6 +17,11 @@ describe('startServer', () => {
       const res = await s.json('POST', '/catalog', { json: m });
       expect(res.status).toBe(413);
       expect(res.body.code).toBe('PayloadTooLarge');
+      expect(res.body.description).toBe('the request body is larger than the limit of 2048 bytes');
+      // the same in tabular v2's plain-text errors
+      const v2 = await s.req('POST', '/api/table/v2/sdk/select?table_id=00000000-0000-4000-8000-000000000000', { json: { query: 'x'.repeat(4096) } });
+      expect(v2.status).toBe(413);
+      expect(await v2.text()).toBe('the request body is larger than the limit of 2048 bytes');
       expect((await s.json('POST', '/catalog/list', { json: {} })).body.num_results).toBe(0);
     } finally {
       await s.close();

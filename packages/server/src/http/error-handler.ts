@@ -5,7 +5,7 @@ import { ApiError, fromEngineError } from '../errors.js';
 /** Installs the error and not-found handlers. */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | Error, req, reply) => {
-    const api = err instanceof ApiError ? err : fromEngineError(err) ?? fromFastify(err as FastifyError);
+    const api = err instanceof ApiError ? err : fromEngineError(err) ?? fromFastify(err as FastifyError, req);
     if (api) {
       if (api.status === 401) reply.header('www-authenticate', 'Bearer, ApiKey');
       return reply.status(api.status).send({ code: api.code, description: api.message, ...api.extra });
@@ -44,10 +44,17 @@ const shortPath = (url: string): string => {
   return path.length > 120 ? `${path.slice(0, 120)}…` : path;
 };
 
+/** The 413 of a body over the route's limit, naming the limit. */
+export function bodyTooLarge(req: FastifyRequest): ApiError {
+  const limit = req.routeOptions.bodyLimit;
+  const mib = limit >= 2 ** 20 ? ` (${Number((limit / 2 ** 20).toFixed(1))} MiB)` : '';
+  return new ApiError(413, 'PayloadTooLarge', `the request body is larger than the limit${limit ? ` of ${limit} bytes${mib}` : ''}`);
+}
+
 /** Fastify's own client errors (bad JSON, body too large, unsupported media type, schema validation). */
-function fromFastify(err: FastifyError): ApiError | undefined {
+function fromFastify(err: FastifyError, req: FastifyRequest): ApiError | undefined {
   const status = err.statusCode ?? 500;
-  if (status === 413) return new ApiError(413, 'PayloadTooLarge', 'the request body is larger than the limit');
+  if (status === 413) return bodyTooLarge(req);
   if (status === 415) return new ApiError(415, 'UnsupportedMediaType', err.message);
   if (status === 404) return new ApiError(404, 'NotFound', err.message);
   if (status >= 400 && status < 500) return new ApiError(400, err.code === 'FST_ERR_VALIDATION' ? 'InvalidRequest' : 'BadRequest', err.message);

@@ -4,6 +4,7 @@ import { isHaloclineError, type Table } from '@halocline/engine';
 import { principalOf } from '../auth/authenticate.js';
 import { ApiError, badRequest, fromEngineError } from '../errors.js';
 import type { AppContext } from '../http/context.js';
+import { bodyTooLarge } from '../http/error-handler.js';
 import { checkWrite, storageClassOf } from '../http/datasets.js';
 
 /** The table a v2 request addresses and the account asking. */
@@ -63,7 +64,7 @@ export function installV2Errors(app: FastifyInstance): void {
     if (err instanceof NoTable || (isHaloclineError(err, 'NotFound') && /^table "[^"]*" does not exist/.test(err.message))) {
       return reply.status(204).send();
     }
-    const api = err instanceof ApiError ? err : fromEngineError(err) ?? fastifyError(err as FastifyError);
+    const api = err instanceof ApiError ? err : fromEngineError(err) ?? fastifyError(err as FastifyError, req);
     if (!api) {
       req.log.error({ err, reqId: req.id }, 'request failed');
       return reply.status(500).type('text/plain; charset=utf-8').send(`internal error (request id ${req.id})`);
@@ -73,9 +74,9 @@ export function installV2Errors(app: FastifyInstance): void {
   });
 }
 
-function fastifyError(err: FastifyError): ApiError | undefined {
+function fastifyError(err: FastifyError, req: FastifyRequest): ApiError | undefined {
   const status = err.statusCode ?? 500;
-  if (status === 413) return new ApiError(413, 'PayloadTooLarge', 'the request body is larger than the limit');
+  if (status === 413) return bodyTooLarge(req);
   if (status === 415) return new ApiError(415, 'UnsupportedMediaType', err.message);
   if (status >= 400 && status < 500) return badRequest(err.message);
   return undefined;
