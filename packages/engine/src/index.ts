@@ -4,6 +4,7 @@ export { Table, type InsertData } from './table.js';
 export type { TableApi, CursorApi, TransactionApi, RawFilesApi } from './api.js';
 export { batchToRows } from './data/rows.js';
 export { toRecordBatches } from './data/convert.js';
+export { parseDatetime } from './expr/temporal.js';
 export { IpcEncoder, ipcChunks } from './data/ipc-encode.js';
 export { readIpcStream, IpcFramer, type ChunkEmitter, type IpcEnd, type IpcReadOptions } from './data/ipc-stream.js';
 export { batchProblem } from './data/batch-check.js';

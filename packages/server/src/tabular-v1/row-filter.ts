@@ -2,6 +2,7 @@
 // checked against the table's columns and with its literals in the form `list` writes the column's
 // values (int64 as bigints, which compare exactly with both of its forms), so the row-by-row test over
 // JSON rows compares like with like.
+import { parseDatetime } from '@halocline/engine';
 import { DataType, type Field, type Schema, TimeUnit } from 'apache-arrow';
 import { badRequest } from '../errors.js';
 import { roundedJson } from '../exact-json.js';
@@ -139,27 +140,12 @@ const NS_PER: Readonly<Record<TimeUnit, bigint>> = { [TimeUnit.SECOND]: 1_000_00
 // the unit before it; undefined for other values and columns
 function instant(v: unknown, f: Field): { text: string; exact: boolean } | undefined {
   if (typeof v !== 'string' || !DataType.isTimestamp(f.type)) return undefined;
-  const ns = parseIsoNs(v);
-  if (ns === undefined) return undefined;
+  // the engine's reading, so a string means the same instant here as in its filters and inserts
+  const ns = parseDatetime(v);
+  if (ns === null) return undefined;
   const unit = f.type.unit;
   const per = NS_PER[unit];
   let q = ns / per;
   if (ns % per < 0n) q -= 1n;
   return { text: isoInstant(unit)(q), exact: q * per === ns };
-}
-
-const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:Z|([+-])(\d{2})(?::?(\d{2}))?)?)?$/;
-
-// nanoseconds since the epoch of `YYYY-MM-DD[THH:MM[:SS[.fraction]][Z|±HH[:MM]]]` (UTC without an offset), or undefined
-function parseIsoNs(s: string): bigint | undefined {
-  const m = ISO.exec(s);
-  if (!m) return undefined;
-  const [y, mo, d, h = 0, mi = 0, sec = 0] = m.slice(1, 7).map((x) => (x === undefined ? undefined : Number(x))) as number[];
-  const date = new Date(0);
-  date.setUTCFullYear(y!, mo! - 1, d);
-  date.setUTCHours(h, mi, sec);
-  if (date.getUTCMonth() !== mo! - 1 || date.getUTCDate() !== d || date.getUTCHours() !== h || date.getUTCMinutes() !== mi || date.getUTCSeconds() !== sec) return undefined;
-  const offsetMin = m[8] === undefined ? 0 : (m[8] === '-' ? -1 : 1) * (Number(m[9]) * 60 + Number(m[10] ?? 0));
-  const fraction = BigInt((m[7] ?? '').padEnd(9, '0'));
-  return BigInt(date.getTime() - offsetMin * 60_000) * 1_000_000n + fraction;
 }

@@ -51,7 +51,7 @@ export function stageRoutes(app: FastifyInstance, ctx: AppContext): void {
         try {
           const stage: Stage = { tx, created: new Date().toISOString() };
           const id = ctx.stages.add(stage, ds.metadata.uuid, principalOf(req).id);
-          return answer(ctx, id, stage);
+          return answer(id, stage, ctx.stages.expiresAt(id)!);
         } catch (e) {
           await tx.rollback(); // refused (too many open): release its snapshot
           throw e;
@@ -70,14 +70,14 @@ export function stageRoutes(app: FastifyInstance, ctx: AppContext): void {
     // on a raw dataset, /stage is a file named "stage" and /stage/metadata its metadata
     app.get(`${p}/stage`, { schema: { tags, summary: 'The open stages this account holds on the dataset' } }, fileOnRaw(ctx, () => ['stage'], async (req): Promise<StageAnswer[]> => {
       const ds = datasetWithClass(ctx, req, 'tabular', 'listing stages');
-      return ctx.stages.held(ds.metadata.uuid, principalOf(req).id).map(({ id, value }) => answer(ctx, id, value));
+      return ctx.stages.held(ds.metadata.uuid, principalOf(req).id).map(({ id, value, expires }) => answer(id, value, expires));
     }));
     type StageReq = FastifyRequest<{ Params: { id: string }; Querystring: { force_delete?: string } }>;
     const stageFile = (req: StageReq) => ['stage', req.params.id];
     app.get(`${p}/stage/:id`, { schema: { tags, summary: 'A stage' } }, fileOnRaw(ctx, stageFile, async (req): Promise<StageAnswer> => {
       const ds = datasetWithClass(ctx, req, 'tabular', 'reading a stage');
       const { id, stage } = stageOf(ctx, req, pathId(req.params.id), ds.metadata.uuid);
-      return answer(ctx, id, stage);
+      return answer(id, stage, ctx.stages.expiresAt(id)!);
     }));
     app.delete(`${p}/stage/:id`, { schema: { tags, summary: 'Roll a stage back' } }, fileOnRaw(ctx, stageFile, async (req, reply) => {
       const { ds } = writable(req);
@@ -113,8 +113,7 @@ export function canonicalUuid(id: string): string | undefined {
 }
 
 // an open stage with its expiry as it stands (a request that used it has restarted its idle clock)
-function answer(ctx: AppContext, id: string, stage: Stage): StageAnswer {
-  const expires = ctx.stages.expiresAt(id) ?? Date.now() + ctx.config.txIdleMs;
+function answer(id: string, stage: Stage, expires: number): StageAnswer {
   return { stage_id: id, status: 'active', created_time: stage.created, expiry_time: new Date(expires).toISOString() };
 }
 
