@@ -1,11 +1,10 @@
 // The pool executor hands each worker its next task ahead (TASKS_PER_WORKER), results unchanged.
 import { Field, Float64, Schema, vectorFromArray } from 'apache-arrow';
-import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { prepareFilter } from '../expr/index.js';
 import { sharedData } from '../write/part-writer.js';
 import { taskColumn } from './arrays.js';
-import { PoolExecutor, TASKS_PER_WORKER, workerModule } from './pool.js';
+import { PoolExecutor, TASKS_PER_WORKER } from './pool.js';
 import type { ScanTask } from './task.js';
 
 const schema = new Schema([new Field('x', new Float64(), false)]);
@@ -38,18 +37,5 @@ describe('PoolExecutor', () => {
     expect([...results[1]!.rows!]).toEqual(values.flatMap((v, i) => (v < 20 ? [i] : [])));
     const bad = { ...tasks[0]!, length: -1 }; // the kernel refuses it with InvalidArgument
     await expect(pool.runBatch([tasks[1]!, bad])).rejects.toMatchObject({ code: 'InvalidArgument' });
-  });
-
-  // Piscina require()s its entry first; Node 20's require(esm) once aborted the process there
-  it('starts its workers without require(esm) where Node has it, so Piscina imports the entry', async () => {
-    const { execArgv } = workerModule('./worker', import.meta.url);
-    if (!process.allowedNodeEnvironmentFlags.has('--no-experimental-require-module')) return;
-    expect(execArgv).toContain('--no-experimental-require-module');
-    const flags = execArgv.filter((a) => a.startsWith('--no-experimental'));
-    const answer = await new Promise<unknown>((resolve, reject) => {
-      const w = new Worker("require('node:worker_threads').parentPort.postMessage(process.features.require_module)", { eval: true, execArgv: flags });
-      w.once('message', resolve).once('error', reject);
-    });
-    expect(answer).toBe(false);
   });
 });

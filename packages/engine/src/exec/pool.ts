@@ -59,17 +59,10 @@ function answer<T>(reply: WorkerReply<T>): T {
 
 /**
  * The Piscina entry `stem` (a path without extension, relative to the module at `from`): the built
- * .js, or, running from TypeScript sources (tests), the .ts loaded through tsx. The workers run
- * without require(esm) where Node has it: Piscina first `require()`s its entry and imports it only
- * when that fails, and Node 20's require(esm) aborted the whole process once ("v8::Module::IsGraphAsync
- * must be used on an instantiated module", from Piscina's require, in a CI run of readme.test.ts)
- * when it met a module another load in the thread had not yet instantiated. Refused at once, the
- * require falls through to `import()`, which loads concurrently without that race.
+ * .js, or, running from TypeScript sources (tests), the .ts loaded through tsx.
  */
 export function workerModule(stem: string, from: string): { filename: string; execArgv: string[] } {
   const js = fileURLToPath(new URL(`${stem}.js`, from));
-  if (existsSync(js)) return { filename: js, execArgv: [...NO_REQUIRE_ESM] };
-  return { filename: fileURLToPath(new URL(`${stem}.ts`, from)), execArgv: [...NO_REQUIRE_ESM, '--import', 'tsx'] };
+  if (existsSync(js)) return { filename: js, execArgv: [] };
+  return { filename: fileURLToPath(new URL(`${stem}.ts`, from)), execArgv: ['--import', 'tsx'] };
 }
-
-const NO_REQUIRE_ESM = process.allowedNodeEnvironmentFlags.has('--no-experimental-require-module') ? ['--no-experimental-require-module'] : [];
